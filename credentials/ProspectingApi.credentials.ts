@@ -1,0 +1,66 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class ProspectingApi implements ICredentialType {
+	name = 'prospectingApi';
+
+	displayName = 'Prospecting API';
+
+	icon: Icon = 'file:prospecting.svg';
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-prospecting#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com',
+			description:
+				'Address of the service, without /api/v1 (a trailing slash or /api/v1 is tolerated)',
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'Key of the account, generated in the platform under Settings, then API settings. It is sent as the apiKey query parameter, so treat it as a password.',
+		},
+	];
+
+	// The service reads the key only from the apiKey query parameter, never from a header.
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			qs: { apiKey: '={{$credentials.apiKey}}' },
+		},
+	};
+
+	// The service has no health endpoint; a one-record read of custom fields is the lightest check of a key.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/api\\/v1$/, "")}}',
+			url: '/api/v1/custom-fields',
+			qs: { limit: 1, page: 1 },
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'The API key was refused (401). Check the API key in this credential.',
+				},
+			},
+		],
+	};
+}
