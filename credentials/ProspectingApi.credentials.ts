@@ -11,7 +11,7 @@ export class ProspectingApi implements ICredentialType {
 
 	displayName = 'Prospecting API';
 
-	icon: Icon = 'file:prospecting.svg';
+	icon: Icon = { light: 'file:prospecting.svg', dark: 'file:prospecting.dark.svg' };
 
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-prospecting#credentials';
 
