@@ -1,0 +1,219 @@
+import type { IHookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { EventListError, sameEvents, subscribedEvents } from './events';
+import { forgetWebhook, isComplete, keepWebhook, keptEntry } from './keptWebhooks';
+import {
+	createRemoteWebhook,
+	deleteRemoteWebhook,
+	listRemoteWebhooks,
+	sameUrl,
+} from './remoteWebhooks';
+
+/** Longest webhook name sent to the service; the spec gives no limit, so stay modest. */
+const MAX_NAME_LENGTH = 120;
+
+/** The error's message, and its description when that adds something (e.g. the service's own words). */
+function reasonOf(error: unknown): string {
+	const message = (error instanceof Error ? error.message : String(error)).trim();
+	const description = (error as { description?: unknown } | null)?.description;
+	const detail =
+		typeof description === 'string' && description.trim() !== '' && description.trim() !== message
+			? ` (${description.trim().slice(0, 300)})`
+			: '';
+	return `${message === '' ? 'unknown error' : message}${detail}`;
+}
+
+function webhookUrlOf(context: IHookFunctions): string {
+	const url = context.getNodeWebhookUrl('default');
+	if (typeof url !== 'string' || url === '') {
+		throw new NodeOperationError(context.getNode(), 'n8n gave no webhook URL for this node');
+	}
+	return url;
+}
+
+function wantedEvents(context: IHookFunctions): string[] {
+	try {
+		return subscribedEvents(
+			context.getNodeParameter('events', []),
+			context.getNodeParameter('otherEvents', ''),
+		);
+	} catch (error) {
+		const message = error instanceof EventListError ? error.message : reasonOf(error);
+		throw new NodeOperationError(context.getNode(), `Events: ${message}`);
+	}
+}
+
+/** Test registrations come from "listen for test event", which n8n runs in manual mode. */
+function isTestRegistration(context: IHookFunctions): boolean {
+	return context.getMode() === 'manual' || context.getActivationMode() === 'manual';
+}
+
+/** A name that tells a person looking at the service's webhook list where the webhook comes from. */
+function webhookName(context: IHookFunctions, test: boolean): string {
+	const workflow = context.getWorkflow();
+	const name = `n8n${test ? ' (test)' : ''}: ${workflow.name ?? workflow.id ?? 'workflow'} / ${context.getNode().name}`;
+	return name.length > MAX_NAME_LENGTH ? `${name.slice(0, MAX_NAME_LENGTH - 1)}…` : name;
+}
+
+/**
+ * Removes every remote webhook registered for this node's URL, and only those: their secrets are
+ * not known here, so deliveries they send could never be verified. Webhooks of other URLs are
+ * never touched.
+ */
+async function removeWebhooksForUrl(context: IHookFunctions, url: string): Promise<number> {
+	const remote = await listRemoteWebhooks.call(context);
+	let removed = 0;
+	for (const webhook of remote) {
+		if (!sameUrl(webhook.url, url)) continue;
+		await deleteRemoteWebhook.call(context, webhook.id);
+		removed++;
+	}
+	return removed;
+}
+
+/**
+ * checkExists: true only when the kept webhook (id and secret) is still registered with the same
+ * URL and events. Anything else leaves nothing kept and returns false, so n8n calls create.
+ */
+export async function checkWebhookExists(this: IHookFunctions): Promise<boolean> {
+	const staticData = this.getWorkflowStaticData('node');
+	const url = webhookUrlOf(this);
+	const kept = keptEntry(staticData, url);
+	if (!isComplete(kept)) {
+		// Without its secret a kept webhook is useless; create replaces whatever has this URL.
+		forgetWebhook(staticData, url);
+		return false;
+	}
+
+	const events = wantedEvents(this);
+	let remote;
+	try {
+		remote = await listRemoteWebhooks.call(this);
+	} catch (error) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Could not check the webhook registered with the service: ${reasonOf(error)}`,
+			{ description: 'Nothing was changed. Activate the workflow again once the service answers.' },
+		);
+	}
+
+	const match = remote.find((webhook) => webhook.id === kept.id);
+	const reusable =
+		match !== undefined && sameUrl(match.url, url) && sameEvents(match.events, events);
+	// Kept and reusable: other webhooks with this URL are strays whose secrets are unknown.
+	// Otherwise (events changed by the user, and the service has no update endpoint) the kept one
+	// goes too, and create registers a fresh one.
+	const stale = remote.filter(
+		(webhook) => sameUrl(webhook.url, url) && !(reusable && webhook.id === kept.id),
+	);
+	try {
+		for (const webhook of stale) await deleteRemoteWebhook.call(this, webhook.id);
+	} catch (error) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Could not replace the webhook registered with the service: ${reasonOf(error)}`,
+			{ description: 'Activate the workflow again once the service answers.' },
+		);
+	}
+	if (reusable) return true;
+	forgetWebhook(staticData, url);
+	return false;
+}
+
+/**
+ * create: registers this node's URL for the chosen events and keeps the id and the secret.
+ * Remote webhooks already pointing at this URL are removed first (their secrets are lost), so
+ * exactly one remains. On failure nothing stays registered for this URL, as far as the service
+ * can be reached to check.
+ */
+export async function createWebhook(this: IHookFunctions): Promise<boolean> {
+	const staticData = this.getWorkflowStaticData('node');
+	const url = webhookUrlOf(this);
+	const events = wantedEvents(this);
+	const test = isTestRegistration(this);
+	forgetWebhook(staticData, url);
+
+	try {
+		await removeWebhooksForUrl(this, url);
+	} catch (error) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Could not register the webhook: the service's webhook list could not be read or cleaned up: ${reasonOf(error)}`,
+			{ description: 'No webhook was created. Activate the workflow again once the service answers.' },
+		);
+	}
+
+	let created;
+	try {
+		created = await createRemoteWebhook.call(this, { name: webhookName(this, test), url, events });
+	} catch (error) {
+		const cleanup = await cleanUpAfterFailedCreate(this, url);
+		throw new NodeOperationError(
+			this.getNode(),
+			`Could not register the webhook with the service: ${reasonOf(error)}`,
+			{ description: cleanup },
+		);
+	}
+
+	if (created.id === undefined || created.secret === undefined || created.secret === '') {
+		const cleanup = await cleanUpAfterFailedCreate(this, url);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The service created the webhook but its answer lacked the ${created.id === undefined ? 'id' : 'secret'}, so deliveries could not be verified`,
+			{ description: cleanup },
+		);
+	}
+
+	keepWebhook(staticData, {
+		id: created.id,
+		url,
+		secret: created.secret,
+		events,
+		test,
+		keptAt: new Date().toISOString(),
+	});
+	return true;
+}
+
+/** After a failed create the request may still have reached the service: remove what it left. */
+async function cleanUpAfterFailedCreate(context: IHookFunctions, url: string): Promise<string> {
+	try {
+		const removed = await removeWebhooksForUrl(context, url);
+		return removed > 0
+			? `The webhook the service had already created for this URL was removed again (${removed}). Activate the workflow again.`
+			: 'No webhook was left registered for this URL. Activate the workflow again.';
+	} catch (error) {
+		return `The service could not be reached to check whether a webhook was left registered (${reasonOf(error)}). The next activation removes any webhook registered for this URL before creating a new one.`;
+	}
+}
+
+/**
+ * delete: removes the kept webhook. A 404 counts as success. Any other failure is raised and the
+ * entry stays kept, so the next activation finds it and reuses or replaces it.
+ */
+export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
+	const staticData = this.getWorkflowStaticData('node');
+	const url = webhookUrlOf(this);
+	const kept = keptEntry(staticData, url);
+	if (kept === undefined) return true;
+	if (typeof kept.id !== 'string' || kept.id === '') {
+		forgetWebhook(staticData, url);
+		return true;
+	}
+
+	try {
+		await deleteRemoteWebhook.call(this, kept.id);
+	} catch (error) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Could not remove webhook ${kept.id} from the service: ${reasonOf(error)}`,
+			{
+				description:
+					'The webhook may still be registered. The next activation of this workflow removes or reuses it; it can also be deleted in the service or with the Prospecting node (Webhook > Delete).',
+			},
+		);
+	}
+	forgetWebhook(staticData, url);
+	return true;
+}

@@ -1,0 +1,90 @@
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { prospectingApiRequest } from '../transport';
+
+/** A webhook as the service lists it. The secret is never part of a listing. */
+export interface RemoteWebhook {
+	id: string;
+	url: string;
+	events: unknown;
+}
+
+/** A webhook as the service returns it once, on creation, secret included. */
+export interface CreatedWebhook {
+	id: string;
+	secret: string;
+	events: unknown;
+}
+
+/** The HTTP status carried by an error from the transport, wherever that layer put it. */
+export function httpStatusOf(error: unknown): number | undefined {
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	while (current !== null && typeof current === 'object' && !seen.has(current)) {
+		seen.add(current);
+		const record = current as IDataObject & { response?: { status?: unknown } };
+		for (const value of [record.httpCode, record.statusCode, record.status, record.response?.status]) {
+			const status = Number(value);
+			if (Number.isInteger(status) && status >= 100 && status <= 599) return status;
+		}
+		current = record.cause;
+	}
+	return undefined;
+}
+
+/** Compares webhook URLs as the service may echo them, ignoring a trailing slash. */
+export function sameUrl(left: unknown, right: string): boolean {
+	return typeof left === 'string' && left.replace(/\/+$/, '') === right.replace(/\/+$/, '');
+}
+
+/** GET /webhooks: all webhooks of the project at once, `{ data }` without paging. */
+export async function listRemoteWebhooks(this: IHookFunctions): Promise<RemoteWebhook[]> {
+	const response = (await prospectingApiRequest.call(this, 'GET', '/webhooks')) as unknown;
+	const data = (response as IDataObject | null)?.data;
+	if (!Array.isArray(data)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			'The webhook list from the service has no "data" array',
+		);
+	}
+	return data
+		.filter((item): item is IDataObject => item !== null && typeof item === 'object')
+		.filter((item) => item.id !== undefined && item.id !== null)
+		.map((item) => ({ id: String(item.id), url: String(item.url ?? ''), events: item.events }));
+}
+
+/** POST /webhooks. The response is the only place the secret ever appears. */
+export async function createRemoteWebhook(
+	this: IHookFunctions,
+	body: { name: string; url: string; events: string[] },
+): Promise<Partial<CreatedWebhook>> {
+	const response = (await prospectingApiRequest.call(this, 'POST', '/webhooks', {
+		body,
+	})) as unknown;
+	// Some services wrap single records in `data`; accept both shapes.
+	const record = (response as IDataObject | null) ?? {};
+	const webhook =
+		record.id === undefined && record.data !== null && typeof record.data === 'object'
+			? (record.data as IDataObject)
+			: record;
+	return {
+		id: webhook.id === undefined || webhook.id === null ? undefined : String(webhook.id),
+		secret: typeof webhook.secret === 'string' ? webhook.secret : undefined,
+		events: webhook.events,
+	};
+}
+
+/** DELETE /webhooks/{id}. A 404 means it is already gone, which is what deletion wants. */
+export async function deleteRemoteWebhook(
+	this: IHookFunctions,
+	id: string,
+): Promise<'deleted' | 'already gone'> {
+	try {
+		await prospectingApiRequest.call(this, 'DELETE', `/webhooks/${encodeURIComponent(id)}`);
+		return 'deleted';
+	} catch (error) {
+		if (httpStatusOf(error) === 404) return 'already gone';
+		throw new NodeOperationError(this.getNode(), error as Error);
+	}
+}
