@@ -1,0 +1,141 @@
+/**
+ * `npm run demo`: the package running in a real n8n against the sandbox, on loopback only.
+ * scripts/demo.sh builds the package first; this script provisions n8n (first time only), installs the packed
+ * package as a community package, starts the sandbox and n8n, prepares the owner, the credential and the example
+ * workflows, prints how to use them, and on Ctrl-C stops everything it started.
+ *
+ * Options: --fresh (default) starts from an empty n8n user folder; --keep reuses the previous one.
+ *          --port <n8n port> (default 5678 when free), --sandbox-port <port> (default 4010 when free).
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+
+import { startSandbox, type RunningSandbox } from '../sandbox';
+import { N8nClient } from './lib/n8n-client';
+import { startN8n, type RunningN8n } from './lib/n8n-process';
+import { installPackageTarball, packPackage } from './lib/package-install';
+import { freePort, preferredOrFreePort } from './lib/ports';
+import { ensureN8nRuntime, repoRoot } from './lib/provision';
+import {
+	CREDENTIAL_NAME,
+	DEMO_OWNER,
+	ensureCredential,
+	ensureOwner,
+	importWorkflows,
+	readWorkflowFiles,
+	webhookUrl,
+} from './lib/instance-setup';
+
+const DEMO_ENCRYPTION_KEY = 'n8n-nodes-prospecting-demo-encryption-key';
+
+function argValue(name: string): string | undefined {
+	const index = process.argv.indexOf(name);
+	return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+const say = (text: string) => process.stderr.write(`[demo] ${text}\n`);
+
+async function main() {
+	const keep = process.argv.includes('--keep');
+	const runtime = await ensureN8nRuntime();
+	const demoRoot = path.join(runtime.cacheRoot, 'demo');
+	const userFolder = path.join(demoRoot, 'user');
+	if (!keep) rmSync(userFolder, { recursive: true, force: true });
+
+	say('Packing the package and installing the tarball into the n8n user folder (.n8n/nodes)');
+	const tarball = await packPackage(path.join(demoRoot, 'pack'));
+	const installed = await installPackageTarball(userFolder, tarball);
+	say(`Installed ${installed.name}@${installed.version} from ${path.relative(repoRoot, tarball) || tarball}`);
+
+	let sandbox: RunningSandbox | undefined;
+	let n8n: RunningN8n | undefined;
+	let stopping = false;
+	const stopAll = async (code: number) => {
+		if (stopping) return;
+		stopping = true;
+		say('Stopping n8n and the sandbox...');
+		await n8n?.stop().catch(() => undefined);
+		await sandbox?.stop().catch(() => undefined);
+		say('Stopped. Nothing is left running.');
+		process.exit(code);
+	};
+	process.on('SIGINT', () => void stopAll(0));
+	process.on('SIGTERM', () => void stopAll(0));
+	process.on('SIGHUP', () => void stopAll(0));
+
+	try {
+		const sandboxPort = Number(argValue('--sandbox-port') ?? (await preferredOrFreePort(4010)));
+		sandbox = await startSandbox({ port: sandboxPort, host: '127.0.0.1' });
+		say(`Sandbox listening on ${sandbox.url}`);
+
+		const port = Number(argValue('--port') ?? (await preferredOrFreePort(5678)));
+		say(`Starting n8n ${runtime.n8nVersion} on http://127.0.0.1:${port} (about 15 s)`);
+		n8n = await startN8n({
+			runtime,
+			userFolder,
+			port,
+			brokerPort: await freePort(),
+			encryptionKey: DEMO_ENCRYPTION_KEY,
+			logFile: path.join(demoRoot, 'n8n.log'),
+			pidDir: process.env.PROSPECTING_PID_DIR,
+		});
+
+		const client = new N8nClient(n8n.url, runtime.n8nPackageDir);
+		await ensureOwner(client, DEMO_OWNER);
+		const credential = await ensureCredential(client, { baseUrl: sandbox.url, apiKey: sandbox.apiKey });
+		const test = await client.testCredential(credential);
+		say(`Credential "${CREDENTIAL_NAME}" test: ${test.status}${test.status === 'OK' ? '' : ` (${test.message})`}`);
+
+		const routines = sandbox.control.routines();
+		const examples = readWorkflowFiles(path.join(repoRoot, 'examples'));
+		const imported = await importWorkflows(
+			client,
+			examples,
+			{ credential, routineId: routines[0]?.id },
+			{ activate: () => true },
+		);
+
+		const prospection = sandbox.control.prospections().find((p) => p.status === 'IN_PROGRESS' || p.status === 'FROZEN');
+		const lines = [
+			'',
+			'n8n-nodes-prospecting demo is running (loopback only; Ctrl-C stops everything)',
+			'',
+			`  n8n editor      ${n8n.url}`,
+			`  login           ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`,
+			`  sandbox API     ${sandbox.url}/api/v1   (demo API key: in the "${CREDENTIAL_NAME}" credential)`,
+			'',
+			'  Workflows (imported and active):',
+			...imported.map((w) => `    - ${w.workflow.name}  ${n8n!.url}/workflow/${w.workflow.id}`),
+			'',
+		];
+		for (const { workflow } of imported) {
+			const hook = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
+			if (!hook) continue;
+			const method = String(hook.parameters?.httpMethod ?? 'GET');
+			const url = webhookUrl(n8n.url, workflow, hook.name);
+			lines.push(
+				method === 'POST'
+					? `  ${workflow.name}:\n    curl -s -X POST ${url} -H 'content-type: application/json' \\\n      -d '{"name":"Ana Souza","company":"Acme","email":"ana@example.com","phone":"+55 11 91234-5678"}'`
+					: `  ${workflow.name}:\n    curl -s ${url}`,
+			);
+		}
+		if (prospection) {
+			lines.push(
+				'  Make a prospection WON (the trigger workflow runs; see Executions in n8n):',
+				`    curl -s -X POST ${sandbox.url}/__sandbox/prospections/${prospection.id}/status -H 'content-type: application/json' -d '{"status":"WON"}'`,
+				'  ...or LOST:',
+				`    curl -s -X POST ${sandbox.url}/__sandbox/prospections/<another id>/status -H 'content-type: application/json' -d '{"status":"LOST"}'`,
+				`  Deliveries the sandbox made: curl -s ${sandbox.url}/__sandbox/deliveries`,
+			);
+		}
+		lines.push('');
+		process.stdout.write(`${lines.join('\n')}\n`);
+		// Stay up until Ctrl-C.
+		await new Promise<never>(() => undefined);
+	} catch (error) {
+		say(`Failed: ${(error as Error).message}`);
+		await stopAll(1);
+	}
+}
+
+void main();

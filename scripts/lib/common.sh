@@ -1,0 +1,39 @@
+# Shared by demo.sh and e2e.sh: build, provisioning, and a trap that ends every n8n this run started.
+# n8n runs in its own process group; its pid files live in $PROSPECTING_PID_DIR.
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$REPO_ROOT"
+
+PROSPECTING_PID_DIR="$(mktemp -d "${TMPDIR:-/tmp}/n8n-nodes-prospecting-pids.XXXXXX")"
+export PROSPECTING_PID_DIR
+
+stop_started_processes() {
+  local file pid
+  for file in "$PROSPECTING_PID_DIR"/*.pid; do
+    [ -e "$file" ] || continue
+    pid="$(cat "$file")"
+    if kill -0 "$pid" 2>/dev/null; then
+      kill -TERM -- "-$pid" 2>/dev/null || true
+      for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+      kill -KILL -- "-$pid" 2>/dev/null || true
+    fi
+    rm -f "$file"
+  done
+  rmdir "$PROSPECTING_PID_DIR" 2>/dev/null || true
+}
+trap stop_started_processes EXIT
+
+build_package() {
+  echo "[build] npm run build" >&2
+  npm run --silent build >&2
+}
+
+# Sets PROSPECTING_N8N_RUNTIME to the cache folder holding Node 24 and n8n (installed the first time only).
+provision_n8n() {
+  local out
+  out="$(bash "$REPO_ROOT/scripts/provision-n8n.sh")" || exit 1
+  PROSPECTING_N8N_RUNTIME="$(printf '%s\n' "$out" | tail -n 1)"
+  export PROSPECTING_N8N_RUNTIME
+}
+
+TS_NODE="$REPO_ROOT/node_modules/.bin/ts-node"

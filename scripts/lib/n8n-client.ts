@@ -1,0 +1,198 @@
+/**
+ * The part of n8n 2.41.1's internal REST API (the one its editor uses, under /rest) that setting up and checking
+ * an instance needs: owner account, credentials and their test, workflows and their activation, executions.
+ * Authentication is the editor's: the n8n-auth cookie issued by owner setup or login.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+export interface Owner {
+	email: string;
+	firstName: string;
+	lastName: string;
+	password: string;
+}
+
+export interface WorkflowJson {
+	id?: string;
+	name: string;
+	nodes: Array<Record<string, unknown> & { name: string; type: string; parameters?: Record<string, unknown> }>;
+	connections: Record<string, unknown>;
+	settings?: Record<string, unknown>;
+	[key: string]: unknown;
+}
+
+export interface StoredWorkflow extends WorkflowJson {
+	id: string;
+	versionId: string;
+	active: boolean;
+}
+
+export interface ExecutionSummary {
+	id: string;
+	workflowId: string;
+	status: string;
+	mode: string;
+	finished?: boolean;
+	startedAt?: string;
+	stoppedAt?: string;
+}
+
+export interface NodeRunData {
+	data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> };
+	error?: { message?: string; description?: string };
+	executionStatus?: string;
+}
+
+export interface ExecutionDetail extends ExecutionSummary {
+	/** The raw execution data as stored (flatted), for scans. */
+	rawData: string;
+	data: {
+		resultData: { runData: Record<string, NodeRunData[]>; error?: { message?: string }; lastNodeExecuted?: string };
+	};
+}
+
+export class N8nRestError extends Error {
+	constructor(
+		readonly status: number,
+		readonly body: string,
+		message: string,
+	) {
+		super(message);
+	}
+}
+
+export class N8nClient {
+	private cookie = '';
+
+	private readonly flatted: { parse(text: string): unknown };
+
+	constructor(
+		readonly baseUrl: string,
+		/** n8n's package folder: execution data is stored in n8n's flatted format, read with n8n's own flatted. */
+		n8nPackageDir: string,
+	) {
+		const requireFromN8n = createRequire(path.join(n8nPackageDir, 'package.json'));
+		this.flatted = requireFromN8n('flatted') as { parse(text: string): unknown };
+	}
+
+	async request<T = unknown>(method: string, urlPath: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.baseUrl}${urlPath}`, {
+			method,
+			headers: {
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				...(this.cookie ? { cookie: this.cookie } : {}),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(120_000),
+		});
+		const setCookie = response.headers.getSetCookie?.() ?? [];
+		for (const line of setCookie) {
+			const match = /^n8n-auth=([^;]*)/.exec(line);
+			if (match) this.cookie = `n8n-auth=${match[1]}`;
+		}
+		const text = await response.text();
+		if (!response.ok) {
+			throw new N8nRestError(response.status, text, `${method} ${urlPath} answered ${response.status}: ${text.slice(0, 500)}`);
+		}
+		if (!text) return undefined as T;
+		const parsed = JSON.parse(text) as { data?: T };
+		return (parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed) as T;
+	}
+
+	/** First start of a user folder: creates the owner account (and signs in). */
+	async setupOwner(owner: Owner): Promise<void> {
+		await this.request('POST', '/rest/owner/setup', owner);
+	}
+
+	async login(email: string, password: string): Promise<void> {
+		await this.request('POST', '/rest/login', { emailOrLdapLoginId: email, password });
+	}
+
+	/** Whether the instance still waits for its owner account (a fresh user folder). */
+	async needsOwnerSetup(): Promise<boolean> {
+		const settings = await this.request<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>('GET', '/rest/settings');
+		return settings.userManagement?.showSetupOnFirstLoad === true;
+	}
+
+	async nodeTypes(): Promise<Array<{ name: string; displayName: string; version: number | number[] }>> {
+		return await this.request('GET', '/types/nodes.json');
+	}
+
+	async credentialTypes(): Promise<Array<{ name: string; displayName: string }>> {
+		return await this.request('GET', '/types/credentials.json');
+	}
+
+	async listCredentials(): Promise<Array<{ id: string; name: string; type: string }>> {
+		return await this.request('GET', '/rest/credentials');
+	}
+
+	async createCredential(name: string, type: string, data: Record<string, unknown>): Promise<{ id: string; name: string; type: string }> {
+		return await this.request('POST', '/rest/credentials', { name, type, data });
+	}
+
+	async updateCredential(id: string, name: string, type: string, data: Record<string, unknown>): Promise<void> {
+		await this.request('PATCH', `/rest/credentials/${id}`, { name, type, data });
+	}
+
+	/** The editor's "Test" button: n8n runs the credential type's test request. */
+	async testCredential(credential: { id: string; name: string; type: string }): Promise<{ status: 'OK' | 'Error'; message: string }> {
+		return await this.request('POST', '/rest/credentials/test', { credentials: { ...credential, data: {} } });
+	}
+
+	async listWorkflows(): Promise<Array<{ id: string; name: string; active: boolean }>> {
+		return await this.request('GET', '/rest/workflows');
+	}
+
+	async createWorkflow(workflow: WorkflowJson): Promise<StoredWorkflow> {
+		const { id: _ignored, active: _active, ...rest } = workflow;
+		return await this.request('POST', '/rest/workflows', { settings: {}, ...rest });
+	}
+
+	async getWorkflow(id: string): Promise<StoredWorkflow> {
+		return await this.request('GET', `/rest/workflows/${id}`);
+	}
+
+	/** n8n 2.x "publish": activates the given version (its triggers and webhooks go live). */
+	async activateWorkflow(id: string, versionId?: string): Promise<StoredWorkflow> {
+		const version = versionId ?? (await this.getWorkflow(id)).versionId;
+		return await this.request('POST', `/rest/workflows/${id}/activate`, { versionId: version });
+	}
+
+	async deactivateWorkflow(id: string): Promise<StoredWorkflow> {
+		return await this.request('POST', `/rest/workflows/${id}/deactivate`, {});
+	}
+
+	async deleteWorkflow(id: string): Promise<void> {
+		await this.request('POST', `/rest/workflows/${id}/archive`, {});
+		await this.request('DELETE', `/rest/workflows/${id}`);
+	}
+
+	async listExecutions(workflowId: string): Promise<ExecutionSummary[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const result = await this.request<{ results: ExecutionSummary[] }>('GET', `/rest/executions?filter=${filter}&limit=100`);
+		return result.results;
+	}
+
+	async getExecution(id: string): Promise<ExecutionDetail> {
+		const raw = await this.request<ExecutionSummary & { data: string }>('GET', `/rest/executions/${id}`);
+		return { ...raw, rawData: raw.data, data: this.flatted.parse(raw.data) as ExecutionDetail['data'] };
+	}
+
+	/** Waits until the workflow has at least `count` finished executions; returns them newest first. */
+	async waitForExecutions(workflowId: string, count: number, timeoutMs = 30_000): Promise<ExecutionSummary[]> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const executions = (await this.listExecutions(workflowId)).filter((e) => e.status !== 'running' && e.status !== 'new');
+			if (executions.length >= count || Date.now() > deadline) return executions;
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+}
+
+/** Items a node output on its first run (main output `outputIndex`). */
+export function nodeOutput(execution: ExecutionDetail, nodeName: string, outputIndex = 0): Array<Record<string, unknown>> {
+	const runs = execution.data.resultData.runData[nodeName];
+	if (!runs?.length) return [];
+	return (runs[0].data?.main?.[outputIndex] ?? []).map((item) => item.json);
+}

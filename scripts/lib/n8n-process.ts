@@ -1,0 +1,129 @@
+/**
+ * Starts and stops a real n8n on loopback. n8n runs in its own process group (it starts a task-runner child), so
+ * stopping it ends the whole group; its pid is also written to a pid file that the shell wrappers' traps use if
+ * this Node process itself is killed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { n8nEnvironment, type N8nEnvOptions } from './n8n-env';
+import type { N8nRuntime } from './provision';
+
+export interface StartN8nOptions extends N8nEnvOptions {
+	runtime: N8nRuntime;
+	/** Every line n8n prints is appended here (kept for inspection and for the API-key scan). */
+	logFile: string;
+	/** Folder for pid files the shell wrappers clean up on exit. */
+	pidDir?: string;
+	/** Echo n8n's output to this process's stderr. */
+	echo?: boolean;
+	readyTimeoutMs?: number;
+}
+
+export interface RunningN8n {
+	url: string; // http://127.0.0.1:PORT, no trailing slash
+	port: number;
+	pid: number;
+	/** Everything n8n printed since it started. */
+	output(): string;
+	stop(): Promise<void>;
+}
+
+export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
+	const { runtime } = options;
+	mkdirSync(options.userFolder, { recursive: true });
+	mkdirSync(path.dirname(options.logFile), { recursive: true });
+	const env: NodeJS.ProcessEnv = {
+		...withoutNpmVariables(process.env),
+		...n8nEnvironment(options),
+		PATH: `${path.dirname(runtime.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
+	};
+	const child: ChildProcess = spawn(runtime.nodeBin, [runtime.n8nBin, 'start'], {
+		env,
+		cwd: options.userFolder,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	const pid = child.pid;
+	if (pid === undefined) throw new Error('n8n could not be started');
+	const pidFile = options.pidDir ? path.join(options.pidDir, `n8n-${pid}.pid`) : undefined;
+	if (pidFile && options.pidDir) {
+		mkdirSync(options.pidDir, { recursive: true });
+		writeFileSync(pidFile, String(pid));
+	}
+
+	let output = '';
+	const onData = (chunk: Buffer) => {
+		const text = chunk.toString();
+		output += text;
+		appendFileSync(options.logFile, text);
+		if (options.echo) process.stderr.write(text.replace(/^(?=.)/gm, '[n8n] '));
+	};
+	child.stdout?.on('data', onData);
+	child.stderr?.on('data', onData);
+	let exited = false;
+	const exitPromise = new Promise<void>((resolve) =>
+		child.on('exit', () => {
+			exited = true;
+			if (pidFile) rmSync(pidFile, { force: true });
+			resolve();
+		}),
+	);
+
+	const url = `http://127.0.0.1:${options.port}`;
+	const stop = async () => {
+		if (exited) return;
+		signalGroup(pid, 'SIGTERM');
+		const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), 20_000);
+		await exitPromise;
+		clearTimeout(timer);
+		// The task runner child is in the same group; make sure it is gone too.
+		signalGroup(pid, 'SIGKILL');
+	};
+
+	const deadline = Date.now() + (options.readyTimeoutMs ?? 180_000);
+	while (Date.now() < deadline) {
+		if (exited) {
+			throw new Error(`n8n exited during start-up. Its output:\n${output.slice(-4000)}`);
+		}
+		if (await isReady(url)) {
+			return { url, port: options.port, pid, output: () => output, stop };
+		}
+		await delay(300);
+	}
+	await stop();
+	throw new Error(`n8n was not ready within ${(options.readyTimeoutMs ?? 180_000) / 1000} s. Its output:\n${output.slice(-4000)}`);
+}
+
+/** n8n answers /healthz before migrations finish; /healthz/readiness only once the database is usable. */
+async function isReady(url: string): Promise<boolean> {
+	try {
+		const [readiness, rest] = await Promise.all([
+			fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) }),
+			fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(2000) }),
+		]);
+		return readiness.status === 200 && rest.status === 200;
+	} catch {
+		return false;
+	}
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals) {
+	try {
+		process.kill(-pid, signal);
+	} catch {
+		// Already gone.
+	}
+}
+
+/** npm sets npm_config_* for scripts it runs; n8n's own npm calls must not inherit this project's settings. */
+function withoutNpmVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+	const result: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(env)) {
+		if (!key.toLowerCase().startsWith('npm_') && !key.startsWith('N8N_') && key !== 'WEBHOOK_URL') result[key] = value;
+	}
+	return result;
+}
+
+export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,19 @@
+/**
+ * End-to-end suite: the packed package installed in a real n8n 2.41.1 (provisioned by scripts/provision-n8n.sh),
+ * against the sandbox on loopback. Run through `npm run test:e2e` (scripts/e2e.sh), which builds and provisions first.
+ */
+const path = require('node:path');
+
+module.exports = {
+	rootDir: path.resolve(__dirname, '..', '..'),
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test/e2e'],
+	testMatch: ['**/*.e2e.ts'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }],
+	},
+	// One n8n instance for the whole suite; its steps run in order.
+	maxWorkers: 1,
+	testTimeout: 180_000,
+	reporters: ['default', '<rootDir>/test/e2e/summary-reporter.js'],
+};
