@@ -54,7 +54,7 @@ export function forgetWebhook(staticData: IDataObject, url: string): void {
 
 /**
  * The complete entries a delivery may be checked against: the one for the production URL in a
- * production run, the test ones while listening for a test event.
+ * production run, the test ones while listening for a test event, otherwise any kept one.
  */
 export function keptForDelivery(
 	staticData: IDataObject,
@@ -63,7 +63,10 @@ export function keptForDelivery(
 	const all = Object.values(entries(staticData)).filter((entry) =>
 		isComplete(entry as Partial<KeptWebhook>),
 	) as unknown as KeptWebhook[];
-	if (options.test) return all.filter((entry) => entry.test === true);
-	const forProductionUrl = all.filter((entry) => entry.url === options.productionUrl);
-	return forProductionUrl.length > 0 ? forProductionUrl : all.filter((entry) => entry.test !== true);
+	const preferred = options.test
+		? all.filter((entry) => entry.test === true)
+		: all.filter((entry) => entry.url === options.productionUrl);
+	// Every kept secret belongs to a webhook this node registered, so falling back to the others
+	// (for example after n8n's base URL changed) still accepts only deliveries the service signed.
+	return preferred.length > 0 ? preferred : all;
 }
