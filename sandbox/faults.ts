@@ -1,0 +1,108 @@
+/** Injected faults: latency, 5xx answers, dropped connections, forced 429s and malformed bodies. */
+import { SeededRandom } from './random';
+import type { Fault } from './types';
+
+type Counted = Exclude<Fault, { kind: 'latency' }>;
+
+export interface RequestInfo {
+	method: string;
+	/** Full path, e.g. /api/v1/leads. */
+	path: string;
+}
+
+const API_PREFIX = '/api/v1';
+
+function matchesPath(prefix: string | undefined, path: string): boolean {
+	if (!prefix) return true;
+	// The prefix may be written with or without /api/v1.
+	return path.startsWith(prefix) || (path.startsWith(API_PREFIX) && path.slice(API_PREFIX.length).startsWith(prefix));
+}
+
+function matchesMethod(methods: string[] | undefined, method: string): boolean {
+	return !methods || methods.length === 0 || methods.some((m) => m.toUpperCase() === method);
+}
+
+/** Checks a fault description received over HTTP; returns an error message or undefined. */
+export function faultProblem(f: unknown): string | undefined {
+	if (!f || typeof f !== 'object') return 'A falha deve ser um objeto.';
+	const fault = f as Record<string, unknown>;
+	const isCount = (v: unknown) => Number.isInteger(v) && (v as number) >= 1;
+	switch (fault.kind) {
+		case 'latency':
+			return Number.isFinite(fault.ms) && (fault.ms as number) >= 0 ? undefined : 'ms deve ser um número >= 0.';
+		case 'status':
+			if (![500, 502, 503].includes(fault.status as number)) return 'status deve ser 500, 502 ou 503.';
+			return isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.';
+		case 'drop':
+			if (fault.when !== 'before-commit' && fault.when !== 'after-commit')
+				return "when deve ser 'before-commit' ou 'after-commit'.";
+			if (fault.probability !== undefined && !(typeof fault.probability === 'number' && fault.probability >= 0 && fault.probability <= 1))
+				return 'probability deve estar entre 0 e 1.';
+			return isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.';
+		case 'rate-limit':
+			if (fault.retryAfterSeconds !== undefined && !isCount(fault.retryAfterSeconds))
+				return 'retryAfterSeconds deve ser um inteiro >= 1.';
+			return isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.';
+		case 'malformed':
+			if (fault.body !== undefined && typeof fault.body !== 'string') return 'body deve ser um texto.';
+			return isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.';
+		default:
+			return "kind deve ser 'status', 'drop', 'latency', 'rate-limit' ou 'malformed'.";
+	}
+}
+
+export class FaultSet {
+	private counted: Array<{ fault: Counted; remaining: number }> = [];
+	private latencies: number[] = [];
+	private random: SeededRandom;
+
+	constructor(private readonly seed: number) {
+		this.random = new SeededRandom(seed ^ 0xfa17);
+	}
+
+	add(fault: Fault): void {
+		if (fault.kind === 'latency') this.latencies.push(fault.ms);
+		else this.counted.push({ fault: { ...fault }, remaining: fault.count });
+	}
+
+	clear(): void {
+		this.counted = [];
+		this.latencies = [];
+		this.random = new SeededRandom(this.seed ^ 0xfa17);
+	}
+
+	list(): Fault[] {
+		return [
+			...this.latencies.map((ms) => ({ kind: 'latency' as const, ms })),
+			...this.counted.map(({ fault, remaining }) => ({ ...fault, count: remaining })),
+		];
+	}
+
+	latencyMs(): number {
+		let total = 0;
+		for (const ms of this.latencies) total += ms;
+		return total;
+	}
+
+	/** The first pending fault of `kind` that applies to the request; it is consumed. */
+	take<K extends Counted['kind']>(
+		kind: K,
+		request: RequestInfo,
+		accept?: (fault: Extract<Counted, { kind: K }>) => boolean,
+	): Extract<Counted, { kind: K }> | undefined {
+		if (this.counted.length === 0) return undefined;
+		for (let i = 0; i < this.counted.length; i++) {
+			const entry = this.counted[i];
+			const fault = entry.fault;
+			if (fault.kind !== kind) continue;
+			if ('pathPrefix' in fault && !matchesPath(fault.pathPrefix, request.path)) continue;
+			if ('methods' in fault && !matchesMethod(fault.methods, request.method)) continue;
+			if (accept && !accept(fault as Extract<Counted, { kind: K }>)) continue;
+			if (fault.kind === 'drop' && fault.probability !== undefined && this.random.next() >= fault.probability) continue;
+			entry.remaining--;
+			if (entry.remaining <= 0) this.counted.splice(i, 1);
+			return fault as Extract<Counted, { kind: K }>;
+		}
+		return undefined;
+	}
+}

@@ -1,0 +1,278 @@
+/** The sandbox HTTP server: /api/v1 (authenticated, rate limited, faults applied) and the control API under /__sandbox/. */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleApi, type ApiResponse } from './api';
+import { handleControlHttp, makeControl } from './control';
+import { Deliverer } from './deliveries';
+import { ApiError, MESSAGES, validationError } from './errors';
+import { FaultSet } from './faults';
+import { parseQuery } from './query';
+import { RateLimiter, type RateDecision, type RequestKind } from './rate-limiter';
+import { Store } from './store';
+import type { RecordedRequest, RunningSandbox, SandboxOptions } from './types';
+
+/** Fixed 40-character key accepted by default. It guards nothing real: the sandbox holds only generated data. */
+export const DEMO_API_KEY = 'sbx_demo_4f9c2a7e1b6d3c8a5f0e9b2d7c4a1e6';
+
+const API_PREFIX = '/api/v1';
+const CONTROL_PREFIX = '/__sandbox';
+const MAX_BODY_BYTES = 1024 * 1024;
+/** Only the most recent requests are kept, so long load runs do not grow memory without bound. */
+const MAX_RECORDED_REQUESTS = 10_000;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export interface SandboxState {
+	options: Required<Pick<SandboxOptions, 'seed' | 'signatureHeader'>>;
+	store: Store;
+	limiter: RateLimiter;
+	faults: FaultSet;
+	deliverer: Deliverer;
+	requests: RecordedRequest[];
+}
+
+function maskQuery(search: string): Record<string, string | string[]> {
+	const query: Record<string, string | string[]> = {};
+	if (!search) return query;
+	for (const [key, raw] of new URLSearchParams(search)) {
+		const value = key === 'apiKey' ? '***' : raw;
+		const existing = query[key];
+		if (existing === undefined) query[key] = value;
+		else if (Array.isArray(existing)) existing.push(value);
+		else query[key] = [existing, value];
+	}
+	return query;
+}
+
+function maskedQueryString(search: string): string {
+	return search.replace(/(^|&)apiKey=[^&]*/g, '$1apiKey=***');
+}
+
+function readBody(req: http.IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
+	return new Promise((resolve) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		let tooLarge = false;
+		req.on('data', (chunk: Buffer) => {
+			size += chunk.length;
+			if (size > MAX_BODY_BYTES) tooLarge = true;
+			else chunks.push(chunk);
+		});
+		req.on('end', () => resolve({ text: tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge }));
+		req.on('error', () => resolve({ text: '', tooLarge: false }));
+	});
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+	const seed = options.seed ?? 1;
+	const apiKeys = new Set(options.apiKeys && options.apiKeys.length ? options.apiKeys : [DEMO_API_KEY]);
+	const firstKey = [...apiKeys][0];
+	const host = options.host ?? '127.0.0.1';
+	const log = options.log;
+
+	const store = new Store(seed, options.dataset);
+	const state: SandboxState = {
+		options: { seed, signatureHeader: (options.signatureHeader ?? 'x-signature').toLowerCase() },
+		store,
+		limiter: new RateLimiter({
+			windowSeconds: options.windowSeconds ?? 60,
+			readLimit: options.readLimit ?? 200,
+			writeLimit: options.writeLimit ?? 100,
+			enabled: options.rateLimit ?? true,
+			resetFormat: options.rateLimitResetFormat ?? 'epoch-seconds',
+		}),
+		faults: new FaultSet(seed),
+		deliverer: new Deliverer(
+			{
+				signatureHeader: (options.signatureHeader ?? 'x-signature').toLowerCase(),
+				maxRetries: options.delivery?.maxRetries ?? 3,
+				baseDelayMs: options.delivery?.baseDelayMs ?? 1000,
+				timeoutMs: options.delivery?.timeoutMs ?? 5000,
+			},
+			(id) => store.webhooks.get(id),
+		),
+		requests: [],
+	};
+	const control = makeControl(state);
+
+	function record(entry: RecordedRequest, search: string): void {
+		state.requests.push(entry);
+		if (state.requests.length > MAX_RECORDED_REQUESTS * 2) state.requests.splice(0, MAX_RECORDED_REQUESTS);
+		if (log) {
+			const query = search ? `?${maskedQueryString(search)}` : '';
+			log(`${entry.method} ${entry.path}${query} -> ${entry.dropped ? 'conexão derrubada' : entry.status}`);
+		}
+	}
+
+	function send(
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+		status: number,
+		body: string,
+		headers: Record<string, string> = {},
+		contentType = JSON_TYPE,
+	): void {
+		const payload = Buffer.from(body, 'utf8');
+		res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': String(payload.length) });
+		if (req.method === 'HEAD') res.end();
+		else res.end(payload);
+	}
+
+	async function handleApiRequest(
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+		method: string,
+		path: string,
+		search: string,
+	): Promise<void> {
+		const kind: RequestKind = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+		const entry: RecordedRequest = {
+			at: new Date().toISOString(),
+			method,
+			path,
+			query: maskQuery(search),
+			status: 0,
+			kind,
+		};
+		const bodyPromise = kind === 'write' ? readBody(req) : (req.resume(), Promise.resolve({ text: '', tooLarge: false }));
+
+		const latency = state.faults.latencyMs();
+		if (latency > 0) await sleep(latency);
+
+		const reply = (status: number, body: string, headers: Record<string, string>, contentType?: string) => {
+			entry.status = status;
+			record(entry, search);
+			send(req, res, status, body, headers, contentType);
+		};
+		const drop = () => {
+			entry.dropped = true;
+			record(entry, search);
+			req.socket.destroy();
+		};
+
+		const query = parseQuery(search);
+		const key = query.get('apiKey')?.[0];
+		let rate: RateDecision;
+		if (!key || !apiKeys.has(key)) {
+			// Refused keys are counted per caller address, so guessing keys is rate limited too.
+			rate = state.limiter.consume(`address:${req.socket.remoteAddress ?? ''}`, kind);
+			if (!rate.allowed) {
+				reply(429, JSON.stringify({ message: MESSAGES.rateLimited(rate.retryAfterSeconds) }), rate.headers);
+				return;
+			}
+			await bodyPromise;
+			reply(401, JSON.stringify({ message: key ? MESSAGES.invalidKey : MESSAGES.missingKey }), rate.headers);
+			return;
+		}
+		rate = state.limiter.consume(`key:${key}`, kind);
+		if (!rate.allowed) {
+			reply(429, JSON.stringify({ message: MESSAGES.rateLimited(rate.retryAfterSeconds) }), rate.headers);
+			return;
+		}
+		const info = { method, path };
+		const forced = state.faults.take('rate-limit', info);
+		if (forced) {
+			const decision = state.limiter.forced(forced.retryAfterSeconds ?? 1, kind);
+			reply(429, JSON.stringify({ message: MESSAGES.rateLimited(decision.retryAfterSeconds) }), decision.headers);
+			return;
+		}
+		const failure = state.faults.take('status', info);
+		if (failure) {
+			reply(failure.status, JSON.stringify({ message: MESSAGES.serverError(failure.status) }), rate.headers);
+			return;
+		}
+		const malformed = state.faults.take('malformed', info);
+		if (malformed) {
+			if (malformed.body !== undefined) reply(200, malformed.body, rate.headers);
+			else reply(200, '<!DOCTYPE html><html><body>Serviço em manutenção</body></html>', rate.headers, 'text/html; charset=utf-8');
+			return;
+		}
+		if (state.faults.take('drop', info, (f) => f.when === 'before-commit')) {
+			drop();
+			return;
+		}
+
+		const { text, tooLarge } = await bodyPromise;
+		let response: ApiResponse;
+		try {
+			if (tooLarge) throw validationError([{ field: 'body', message: 'Corpo da requisição maior que 1 MB.' }]);
+			const route = path.length > API_PREFIX.length ? path.slice(API_PREFIX.length).replace(/\/+$/, '') : '';
+			response = handleApi(store, {
+				method,
+				route,
+				query,
+				body: () => {
+					if (!text.trim()) return undefined;
+					try {
+						return JSON.parse(text) as unknown;
+					} catch (error) {
+						throw validationError([{ field: 'body', message: `JSON malformado: ${(error as Error).message}` }]);
+					}
+				},
+			});
+		} catch (error) {
+			if (error instanceof ApiError) response = { status: error.status, body: JSON.stringify(error.body()) };
+			else response = { status: 500, body: JSON.stringify({ message: MESSAGES.serverError(500) }) };
+		}
+		if (state.faults.take('drop', info, (f) => f.when === 'after-commit')) {
+			drop();
+			return;
+		}
+		reply(response.status, response.body, rate.headers);
+	}
+
+	const server = http.createServer((req, res) => {
+		const rawUrl = req.url ?? '/';
+		const q = rawUrl.indexOf('?');
+		const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
+		const search = q === -1 ? '' : rawUrl.slice(q + 1);
+		const method = (req.method ?? 'GET').toUpperCase();
+		let work: Promise<void>;
+		if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
+			work = handleApiRequest(req, res, method, path, search);
+		} else if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+			work = readBody(req).then(({ text }) =>
+				handleControlHttp(state, control, method, path.slice(CONTROL_PREFIX.length), search, text).then((r) =>
+					send(req, res, r.status, JSON.stringify(r.body)),
+				),
+			);
+		} else {
+			req.resume();
+			send(req, res, 404, JSON.stringify({ message: MESSAGES.unknownRoute(method, path) }));
+			return;
+		}
+		work.catch(() => {
+			if (!res.headersSent) send(req, res, 500, JSON.stringify({ message: MESSAGES.serverError(500) }));
+			else res.destroy();
+		});
+	});
+	server.keepAliveTimeout = 5000;
+
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port ?? 0, host, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	const address = server.address() as AddressInfo;
+	const urlHost = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+	let stopped: Promise<void> | undefined;
+
+	return {
+		url: `http://${urlHost}:${address.port}`,
+		apiKey: firstKey,
+		control,
+		stop() {
+			if (!stopped) {
+				stopped = new Promise<void>((resolve) => {
+					state.deliverer.clear();
+					server.close(() => resolve());
+					server.closeAllConnections();
+				});
+			}
+			return stopped;
+		},
+	};
+}

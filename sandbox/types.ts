@@ -1,0 +1,199 @@
+/** Public types of the sandbox: options, records, deliveries, faults and the control handle. */
+
+export type ProspectionStatus = 'IN_PROGRESS' | 'FROZEN' | 'WON' | 'LOST';
+export type ResetFormat = 'epoch-seconds' | 'epoch-ms' | 'delta-seconds';
+
+export interface DatasetSizes {
+	leads?: number;
+	routines?: number;
+	prospections?: number;
+	activitiesPerProspection?: number;
+	customFields?: number;
+	threads?: number;
+}
+
+export interface SandboxOptions {
+	/** 0 (the default from code) picks a free port. */
+	port?: number;
+	host?: string;
+	seed?: number;
+	apiKeys?: string[];
+	windowSeconds?: number;
+	readLimit?: number;
+	writeLimit?: number;
+	/** false turns the limiter off; the X-RateLimit-* headers are still sent. */
+	rateLimit?: boolean;
+	rateLimitResetFormat?: ResetFormat;
+	dataset?: DatasetSizes;
+	signatureHeader?: string;
+	delivery?: { maxRetries?: number; baseDelayMs?: number; timeoutMs?: number };
+	/** Called with one line per request (key masked), e.g. console.log from the CLI. */
+	log?: (line: string) => void;
+}
+
+export interface ContactItem {
+	value: string;
+	label: string;
+}
+
+export interface Lead {
+	id: string;
+	name: string;
+	company: string;
+	emails: ContactItem[];
+	phones: ContactItem[];
+	mobiles: ContactItem[];
+	origin: string;
+	status: string;
+	sourceId: string;
+	createdById: string;
+	routineIds: string[];
+	createdAt: string;
+}
+
+export interface Prospection {
+	id: string;
+	status: ProspectionStatus;
+	leadId: string;
+	routineId: string;
+	responsibleId: string | null;
+	createdAt: string;
+	updatedAt: string;
+}
+
+export interface Routine {
+	id: string;
+	name: string;
+	status: string;
+	priority: string;
+	acquisitionType: string;
+	automaticDistribution: boolean;
+	createdAt: string;
+}
+
+export interface Activity {
+	id: string;
+	prospectionId: string;
+	type: 'CALL' | 'MESSAGE' | 'EMAIL';
+	description: string;
+	createdAt: string;
+}
+
+export interface CustomField {
+	id: string;
+	name: string;
+	key: string;
+	type: 'TEXT' | 'NUMBER' | 'DATE' | 'SELECT';
+	entity: 'lead';
+	options: string[];
+	createdAt: string;
+}
+
+export interface ConversationThread {
+	id: string;
+	channel: 'WHATSAPP' | 'EMAIL';
+	leadId: string;
+	subject: string;
+	lastMessage: string;
+	lastMessageAt: string;
+	unreadCount: number;
+	createdAt: string;
+}
+
+export interface Webhook {
+	id: string;
+	name: string;
+	url: string;
+	events: string[];
+	createdAt: string;
+}
+
+export interface WebhookWithSecret extends Webhook {
+	secret: string;
+}
+
+export interface DeliveryAttempt {
+	at: string;
+	/** Envelope `retries` value of this attempt (0 for the first one). */
+	retries: number;
+	status?: number;
+	error?: string;
+	body: string;
+	signature: string;
+}
+
+export interface Delivery {
+	id: string;
+	/** Envelope id: shared by every webhook that receives the same event. */
+	eventId: string;
+	webhookId: string;
+	url: string;
+	event: string;
+	test: boolean;
+	/** Raw body of the latest attempt. */
+	body: string;
+	/** Signature of the latest attempt (hex HMAC-SHA256 of `body`). */
+	signature: string;
+	attempts: DeliveryAttempt[];
+	delivered: boolean;
+	/** true once delivered or once every retry failed. */
+	settled: boolean;
+}
+
+export interface RecordedRequest {
+	at: string;
+	method: string;
+	path: string;
+	/** Query parameters with apiKey masked as '***'. */
+	query: Record<string, string | string[]>;
+	/** 0 when the connection was dropped without a response. */
+	status: number;
+	kind: 'read' | 'write';
+	dropped?: boolean;
+}
+
+export type Fault =
+	| { kind: 'status'; status: 500 | 502 | 503; count: number; methods?: string[]; pathPrefix?: string }
+	| {
+			kind: 'drop';
+			when: 'before-commit' | 'after-commit';
+			count: number;
+			probability?: number;
+			methods?: string[];
+			pathPrefix?: string;
+	  }
+	| { kind: 'latency'; ms: number }
+	| { kind: 'rate-limit'; count: number; retryAfterSeconds?: number }
+	| { kind: 'malformed'; count: number; body?: string; pathPrefix?: string };
+
+export interface RateLimitSettings {
+	windowSeconds?: number;
+	readLimit?: number;
+	writeLimit?: number;
+	enabled?: boolean;
+}
+
+export interface SandboxControl {
+	reset(): void;
+	setProspectionStatus(id: string, status: ProspectionStatus): Promise<void>;
+	sendTestEvent(webhookId: string, event?: string): Promise<void>;
+	deliveries(): Delivery[];
+	waitForDeliveries(count: number, timeoutMs?: number): Promise<Delivery[]>;
+	requests(): RecordedRequest[];
+	leads(): Lead[];
+	prospections(): Prospection[];
+	routines(): Routine[];
+	webhooks(): WebhookWithSecret[];
+	injectFault(f: Fault): void;
+	clearFaults(): void;
+	setRateLimit(p: RateLimitSettings): void;
+}
+
+export interface RunningSandbox {
+	/** http://HOST:PORT, no trailing slash, no /api/v1. */
+	url: string;
+	/** The first accepted key. */
+	apiKey: string;
+	stop(): Promise<void>;
+	control: SandboxControl;
+}
