@@ -1,0 +1,47 @@
+/** Command-line options of `npm run bench -- [options]`. */
+export interface BenchArgs {
+	quick: boolean;
+	/** Figures to run (walk, bulk, shared, overhead, trigger, alternative, n8n-trigger); all when empty. */
+	only: Set<string>;
+	/** Leave real n8n out (the alternative and the n8n webhook load). */
+	skipN8n: boolean;
+	/** Write BENCHMARKS.md even on a quick run. */
+	writeMarkdown: boolean;
+}
+
+export const ALL_FIGURES = ['walk', 'bulk', 'shared', 'overhead', 'trigger', 'alternative', 'n8n-trigger'] as const;
+
+export function parseArgs(argv: string[]): BenchArgs {
+	const args: BenchArgs = { quick: false, only: new Set(), skipN8n: false, writeMarkdown: false };
+	for (const arg of argv) {
+		if (arg === '--quick') args.quick = true;
+		else if (arg === '--skip-n8n' || arg === '--no-n8n') args.skipN8n = true;
+		else if (arg === '--write-md') args.writeMarkdown = true;
+		else if (arg.startsWith('--only=')) {
+			for (const name of arg.slice('--only='.length).split(',')) {
+				if (!(ALL_FIGURES as readonly string[]).includes(name)) {
+					throw new Error(`unknown figure "${name}"; known: ${ALL_FIGURES.join(', ')}`);
+				}
+				args.only.add(name);
+			}
+		} else if (arg === '--help' || arg === '-h') {
+			process.stdout.write(
+				[
+					'npm run bench -- [--quick] [--only=walk,bulk,...] [--skip-n8n] [--write-md]',
+					`  figures: ${ALL_FIGURES.join(', ')}`,
+					'  --quick     smaller sizes and a 2 s window (about 1-2 minutes); writes bench/tmp/results.quick.json',
+					'  --skip-n8n  leave out the figures that need real n8n',
+					'  --write-md  also rewrite the table in BENCHMARKS.md on a quick or partial run',
+					'',
+				].join('\n'),
+			);
+			process.exit(0);
+		} else throw new Error(`unknown option ${arg}`);
+	}
+	return args;
+}
+
+export function wants(args: BenchArgs, figure: (typeof ALL_FIGURES)[number]): boolean {
+	if (args.skipN8n && (figure === 'alternative' || figure === 'n8n-trigger')) return false;
+	return args.only.size === 0 || args.only.has(figure);
+}

@@ -1,0 +1,86 @@
+/**
+ * Workflows that run the Prospecting node in process through n8n-core's WorkflowExecute (the test
+ * harness's `executeWorkflow`), exactly as a user's workflow would: a start node feeding the node.
+ */
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { executeWorkflow } from '../../test/helpers';
+import { PROSPECTING_NODE_TYPE, START_NODE_TYPE } from '../../test/helpers';
+import { measure, type Measured } from './measure';
+
+const NODE_NAME = 'Prospecting';
+
+function startNode(): INode {
+	return { id: 'start', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+}
+
+function prospectingNode(parameters: IDataObject): INode {
+	return {
+		id: 'prospecting',
+		name: NODE_NAME,
+		type: PROSPECTING_NODE_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: parameters as INode['parameters'],
+		credentials: { prospectingApi: { id: 'test-prospectingApi', name: 'Test prospectingApi' } },
+	};
+}
+
+function workflowOf(parameters: IDataObject) {
+	return {
+		nodes: [startNode(), prospectingNode(parameters)],
+		connections: { Start: { main: [[{ node: NODE_NAME, type: 'main' as const, index: 0 }]] } },
+	};
+}
+
+export interface NodeRunResult {
+	/** `id` of every output item, in output order. */
+	ids: string[];
+	items: number;
+	error?: string;
+}
+
+/** Lead → Get Many with Return All: every page, in sequence. */
+export async function nodeWalk(
+	credentials: { baseUrl: string; apiKey: string },
+	pageSize: number,
+	keepIds = true,
+): Promise<Measured<NodeRunResult>> {
+	const workflow = workflowOf({
+		resource: 'lead',
+		operation: 'getMany',
+		returnAll: true,
+		options: { pageSize },
+	});
+	return await measure(async () => {
+		const result = await executeWorkflow(workflow, { credentials: { prospectingApi: credentials } });
+		const items = result.error ? [] : result.output(NODE_NAME);
+		return {
+			ids: keepIds ? items.map((item) => String(item.json.id)) : [],
+			items: items.length,
+			error: result.error?.message,
+		};
+	});
+}
+
+/** Lead → Create, once per input item (the input items carry name, company and email). */
+export async function nodeBulkCreate(
+	credentials: { baseUrl: string; apiKey: string },
+	inputItems: IDataObject[],
+): Promise<Measured<NodeRunResult>> {
+	const workflow = workflowOf({
+		resource: 'lead',
+		operation: 'create',
+		name: '={{ $json.name }}',
+		company: '={{ $json.company }}',
+		email: '={{ $json.email }}',
+	});
+	return await measure(async () => {
+		const result = await executeWorkflow(workflow, {
+			credentials: { prospectingApi: credentials },
+			inputItems,
+		});
+		const items = result.error ? [] : result.output(NODE_NAME);
+		return { ids: items.map((item) => String(item.json.id)), items: items.length, error: result.error?.message };
+	});
+}

@@ -1,0 +1,172 @@
+/**
+ * `npm run bench [-- --quick] [-- --only=walk,bulk] [-- --skip-n8n]`
+ *
+ * Every figure runs against sandboxes on 127.0.0.1 (each in its own process) with a shortened rate
+ * limit window and the service's budgets, and is reported next to what it is measured against in
+ * the same run: the rate-limit floor built from per-request times measured with bare fetch loops,
+ * or the bare loop itself. Writes bench/results.json (bench/results.quick.json for --quick) and the
+ * table in BENCHMARKS.md. Loops are bounded; nothing leaves the machine.
+ */
+import { cpus, totalmem } from 'node:os';
+import path from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+
+import { parseArgs, wants } from './lib/args';
+import { FULL, QUICK, type BenchConfig } from './lib/config';
+import { round } from './lib/measure';
+import { writeBenchmarksTable } from './lib/report';
+import { SandboxProcess, type SandboxProcessOptions } from './lib/sandbox-client';
+import { runBulkCreate } from './scenarios/bulk-create';
+import { runOverhead } from './scenarios/overhead';
+import { measureReadRequestTime, measureWriteRequestTime } from './scenarios/request-time';
+import { runSharedKey } from './scenarios/shared-key';
+import { runTriggerInProcess } from './scenarios/trigger-in-process';
+import { runWalk } from './scenarios/walk';
+import { runRealN8n } from './real-n8n/run-real-n8n';
+
+export type ResetFormat = 'epoch-seconds' | 'epoch-ms' | 'delta-seconds';
+
+/** Reset formats every rate-limited figure is measured under: the sandbox default and the precise one. */
+const RESET_FORMATS: ResetFormat[] = ['epoch-seconds', 'epoch-ms'];
+
+const log = (text: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
+
+function smallDataset(leads: number) {
+	return { leads, routines: 5, prospections: 20, activitiesPerProspection: 2, customFields: 3, threads: 5 };
+}
+
+function sandboxOptions(config: BenchConfig, leads: number, resetFormat: ResetFormat): SandboxProcessOptions {
+	return {
+		windowSeconds: config.windowSeconds,
+		readLimit: config.readLimit,
+		writeLimit: config.writeLimit,
+		rateLimitResetFormat: resetFormat,
+		dataset: smallDataset(leads),
+	};
+}
+
+async function withSandbox<T>(options: SandboxProcessOptions, work: (sandbox: SandboxProcess) => Promise<T>): Promise<T> {
+	const sandbox = await SandboxProcess.start(options);
+	try {
+		return await work(sandbox);
+	} finally {
+		await sandbox.stop();
+	}
+}
+
+async function main(): Promise<void> {
+	const args = parseArgs(process.argv.slice(2));
+	const config = args.quick ? QUICK : FULL;
+	const startedAt = new Date();
+	const results: Record<string, unknown> = {
+		startedAt: startedAt.toISOString(),
+		mode: config.mode,
+		machine: {
+			cores: cpus().length,
+			cpuModel: cpus()[0]?.model,
+			memoryGb: round(totalmem() / 2 ** 30, 1),
+			node: process.version,
+			platform: `${process.platform} ${process.arch}`,
+		},
+		config,
+		figures: {} as Record<string, unknown>,
+		notRun: [] as Array<{ figure: string; reason: string }>,
+	};
+	const figures = results.figures as Record<string, unknown>;
+	const notRun = results.notRun as Array<{ figure: string; reason: string }>;
+
+	const runFigure = async (name: string, work: () => Promise<unknown>) => {
+		log(`${name}: start`);
+		try {
+			figures[name] = await work();
+			log(`${name}: done ${JSON.stringify(summaryOf(figures[name]))}`);
+		} catch (error) {
+			const reason = (error as Error).stack ?? String(error);
+			log(`${name}: FAILED ${reason}`);
+			notRun.push({ figure: name, reason: (error as Error).message });
+		}
+	};
+
+	// Rate-limited figures, once per reset-header format, each against its own sandbox process.
+	if (wants(args, 'walk') || wants(args, 'bulk') || wants(args, 'shared')) {
+		for (const resetFormat of RESET_FORMATS) {
+			await withSandbox(sandboxOptions(config, config.walkLeads, resetFormat), async (sandbox) => {
+				log(`sandbox (${config.walkLeads} leads, X-RateLimit-Reset ${resetFormat}) at ${sandbox.url}`);
+				const expectedIds = await sandbox.call<string[]>('leadIds');
+				if (wants(args, 'walk') || wants(args, 'shared')) {
+					const reads = await measureReadRequestTime(sandbox, config);
+					figures[`readRequestTime:${resetFormat}`] = { ...reads, perRequestMs: round(reads.perRequestMs, 3) };
+					log(`read request time ${reads.perRequestMs.toFixed(3)} ms (${reads.pages} pages, ${reads.records} records)`);
+					if (wants(args, 'walk')) {
+						await runFigure(`walk:${resetFormat}`, () => runWalk(sandbox, config, reads.perRequestMs, expectedIds));
+					}
+					if (wants(args, 'shared')) {
+						await runFigure(`shared:${resetFormat}`, () => runSharedKey(sandbox, config, reads.perRequestMs, expectedIds));
+					}
+				}
+				if (wants(args, 'bulk')) {
+					const writes = await measureWriteRequestTime(sandbox, config);
+					figures[`writeRequestTime:${resetFormat}`] = { ...writes, perRequestMs: round(writes.perRequestMs, 3) };
+					log(`write request time ${writes.perRequestMs.toFixed(3)} ms`);
+					await runFigure(`bulk:${resetFormat}`, () => runBulkCreate(sandbox, config, writes.perRequestMs));
+				}
+			});
+		}
+	}
+
+	if (wants(args, 'overhead')) {
+		await withSandbox(sandboxOptions(config, config.overheadLeads, 'epoch-seconds'), async (sandbox) => {
+			await runFigure('overhead', () => runOverhead(sandbox, config));
+		});
+	}
+
+	if (wants(args, 'trigger')) {
+		await runFigure('trigger', () => runTriggerInProcess(config));
+	}
+
+	if (wants(args, 'alternative') || wants(args, 'n8n-trigger')) {
+		await runFigure('realN8n', () =>
+			runRealN8n(config, {
+				alternative: wants(args, 'alternative'),
+				trigger: wants(args, 'n8n-trigger'),
+				log,
+				smallDataset,
+			}),
+		);
+	} else if (args.skipN8n) {
+		notRun.push({ figure: 'realN8n', reason: 'left out with --skip-n8n' });
+	}
+
+	results.finishedAt = new Date().toISOString();
+	results.totalSeconds = round((Date.now() - startedAt.getTime()) / 1000, 1);
+	// Quick and partial runs go to bench/tmp/ (not kept in git); only a full run replaces bench/results.json.
+	const partial = args.only.size > 0 || args.skipN8n;
+	const outFile = args.quick || partial ? path.join(__dirname, 'tmp', `results.${args.quick ? 'quick' : 'partial'}.json`) : path.join(__dirname, 'results.json');
+	mkdirSync(path.dirname(outFile), { recursive: true });
+	writeFileSync(outFile, `${JSON.stringify(results, null, '\t')}\n`);
+	log(`wrote ${path.relative(process.cwd(), outFile)} (${results.totalSeconds} s)`);
+	if ((!args.quick && !partial) || args.writeMarkdown) {
+		writeBenchmarksTable(results);
+		log('wrote the table in BENCHMARKS.md');
+	}
+}
+
+/** A one-line view of a figure for the progress log. */
+function summaryOf(figure: unknown): unknown {
+	if (!figure || typeof figure !== 'object') return figure;
+	const f = figure as Record<string, unknown>;
+	const pick: Record<string, unknown> = {};
+	for (const key of ['wallMs', 'ratioToFloor', 'wallRatio', 'cpuRatio', 'deliveriesPerSecond', 'error']) {
+		if (key in f) pick[key] = f[key];
+	}
+	if (f.requests && typeof f.requests === 'object') pick.tooMany = (f.requests as { tooMany: number }).tooMany;
+	return pick;
+}
+
+main().then(
+	() => process.exit(0),
+	(error) => {
+		log(`failed: ${(error as Error).stack ?? error}`);
+		process.exit(1);
+	},
+);

@@ -1,0 +1,30 @@
+import { rateLimitFloor } from '../../bench/lib/floor';
+
+describe('rate-limit floor of the benchmarks', () => {
+	it('counts the windows that must pass and every request of a 600-page walk', () => {
+		const floor = rateLimitFloor({ requests: 600, limit: 200, windowMs: 5000, perRequestMs: 2 });
+		expect(floor.windowsThatMustPass).toBe(2);
+		expect(floor.requestsTimeMs).toBe(1200);
+		expect(floor.floorMs).toBe(2 * 5000 + 1200);
+		// Only the last window's 200 requests add to the two windows that pass.
+		expect(floor.strictFloorMs).toBe(2 * 5000 + 200 * 2);
+	});
+
+	it('needs no window to pass while the work fits in one budget', () => {
+		expect(rateLimitFloor({ requests: 200, limit: 200, windowMs: 5000, perRequestMs: 1 }).windowsThatMustPass).toBe(0);
+		expect(rateLimitFloor({ requests: 201, limit: 200, windowMs: 5000, perRequestMs: 1 }).windowsThatMustPass).toBe(1);
+		expect(rateLimitFloor({ requests: 0, limit: 100, windowMs: 5000, perRequestMs: 1 }).floorMs).toBe(0);
+	});
+
+	it('never lets a window be shorter than the requests sent in it', () => {
+		const floor = rateLimitFloor({ requests: 500, limit: 100, windowMs: 100, perRequestMs: 2 });
+		expect(floor.windowsThatMustPass).toBe(4);
+		expect(floor.strictFloorMs).toBe(4 * 200 + 100 * 2);
+	});
+
+	it('refuses inputs that make no floor', () => {
+		expect(() => rateLimitFloor({ requests: 10, limit: 0, windowMs: 5000, perRequestMs: 1 })).toThrow('limit');
+		expect(() => rateLimitFloor({ requests: 10, limit: 5, windowMs: 0, perRequestMs: 1 })).toThrow('windowMs');
+		expect(() => rateLimitFloor({ requests: -1, limit: 5, windowMs: 10, perRequestMs: 1 })).toThrow('requests');
+	});
+});
