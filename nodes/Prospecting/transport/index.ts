@@ -1,1 +1,6 @@
 export * from './request';
+export * from './pagination';
+export * from './errors';
+export * from './paths';
+export { redactText, redactValue } from './secrets';
+export { resetBudgets, parseResetHeader, parseRetryAfter } from './rateLimiter';

@@ -1,0 +1,172 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** Return All / Limit, as every n8n list operation has them. */
+export const returnAllAndLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		displayOptions: { show: { returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+];
+
+export const maxRateLimitWaitOption: INodeProperties = {
+	displayName: 'Max Rate Limit Wait (Seconds)',
+	name: 'maxRateLimitWait',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 300,
+	description:
+		'How long to wait in total, per call, while the service answers 429 (too many requests) before the item fails',
+};
+
+export const additionalQueryOption: INodeProperties = {
+	displayName: 'Additional Query Parameters',
+	name: 'additionalQuery',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Parameter',
+	default: {},
+	description:
+		'Query parameters sent as they are, for filters this node does not name. They override parameters of the same name.',
+	options: [
+		{
+			displayName: 'Parameter',
+			name: 'parameters',
+			values: [
+				{
+					displayName: 'Name',
+					name: 'name',
+					type: 'string',
+					default: '',
+				},
+				{
+					displayName: 'Value',
+					name: 'value',
+					type: 'string',
+					default: '',
+				},
+			],
+		},
+	],
+};
+
+export const multiValueFormatOption: INodeProperties = {
+	displayName: 'Multi-Value Format',
+	name: 'multiValueFormat',
+	type: 'options',
+	default: 'repeat',
+	description: 'How a filter with several values is written in the query string',
+	options: [
+		{
+			name: 'Brackets',
+			value: 'brackets',
+			description: 'routineIds[]=a&routineIds[]=b',
+		},
+		{
+			name: 'Comma-Separated',
+			value: 'comma',
+			description: 'routineIds=a,b',
+		},
+		{
+			name: 'Repeat',
+			value: 'repeat',
+			description: 'routineIds=a&routineIds=b',
+		},
+	],
+};
+
+const pageSizeOption: INodeProperties = {
+	displayName: 'Page Size',
+	name: 'pageSize',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 100,
+	description: 'How many records to ask for per page; smaller with Limit when the limit is smaller',
+};
+
+const orderByOption = (fallback: string): INodeProperties => ({
+	displayName: 'Order By',
+	name: 'orderBy',
+	type: 'string',
+	default: fallback,
+	placeholder: 'createdAt',
+	description: fallback
+		? `Field to sort by, kept on every page. Sorted by ${fallback} when not set, so records added during a walk come last and none is skipped.`
+		: 'Field to sort by, kept on every page',
+});
+
+const orderDirectionOption: INodeProperties = {
+	displayName: 'Order Direction',
+	name: 'orderDirection',
+	type: 'options',
+	default: 'asc',
+	options: [
+		{ name: 'Ascending', value: 'asc' },
+		{ name: 'Descending', value: 'desc' },
+	],
+};
+
+function byDisplayName(a: INodeProperties, b: INodeProperties): number {
+	return a.displayName.localeCompare(b.displayName);
+}
+
+/**
+ * The Options collection of a paginated list. `orderFallback` is the order used when none is
+ * set ('' to send no order); `multiValue` adds the multi-value format choice.
+ */
+export function listOptions(settings: {
+	order: 'fixed' | 'free' | 'none';
+	orderFallback?: string;
+	multiValue?: boolean;
+	extra?: INodeProperties[];
+}): INodeProperties {
+	const options: INodeProperties[] = [additionalQueryOption, maxRateLimitWaitOption, pageSizeOption];
+	if (settings.order !== 'none') {
+		options.push(orderByOption(settings.orderFallback ?? ''), orderDirectionOption);
+	}
+	if (settings.multiValue) options.push(multiValueFormatOption);
+	options.push(...(settings.extra ?? []));
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: options.sort(byDisplayName),
+	};
+}
+
+/** The Options collection of an operation that is not a list. */
+export function callOptions(extra: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [maxRateLimitWaitOption, ...extra].sort(byDisplayName),
+	};
+}
+
+/** A multi-value filter: a comma-separated text, or a list from an expression. */
+export function multiValueFilter(displayName: string, name: string, what: string): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'string',
+		default: '',
+		placeholder: 'id1,id2',
+		description: `Only ${what}. Several values separated by commas, or a list from an expression.`,
+	};
+}

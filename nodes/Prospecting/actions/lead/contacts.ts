@@ -1,0 +1,133 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ProspectingRequestOptions } from '../../transport';
+import { inputError, prospectingApiPaginate } from '../../transport';
+import { textValue } from '../helpers';
+
+export interface ContactItem {
+	value: string;
+	label: string;
+}
+
+export interface LeadContacts {
+	emails: ContactItem[];
+	phones: ContactItem[];
+	mobiles: ContactItem[];
+}
+
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE_CHARACTERS = /^\+?[0-9().\-\s]+$/;
+
+function digits(value: string): string {
+	return value.replace(/\D/g, '');
+}
+
+function checkEmail(this: IExecuteFunctions, i: number, field: string, value: string): void {
+	if (!EMAIL_SHAPE.test(value)) {
+		throw inputError(this.getNode(), i, field, `"${value.slice(0, 80)}" is not a valid email address`);
+	}
+}
+
+function checkPhone(this: IExecuteFunctions, i: number, field: string, value: string): void {
+	const count = digits(value).length;
+	if (!PHONE_CHARACTERS.test(value) || count < 6 || count > 20) {
+		throw inputError(
+			this.getNode(),
+			i,
+			field,
+			`"${value.slice(0, 80)}" is not a valid phone number (digits, spaces, + ( ) - . only; 6 to 20 digits)`,
+		);
+	}
+}
+
+/**
+ * Gathers the contacts of one lead from the single fields and the lists under Additional
+ * Fields, checking each one's shape. Empty entries are skipped; the same value is sent once.
+ */
+export function collectContacts(
+	this: IExecuteFunctions,
+	i: number,
+	input: { email: unknown; phone: unknown; additionalFields: IDataObject },
+): LeadContacts {
+	const { additionalFields } = input;
+	const defaultLabel =
+		textValue.call(this, i, 'additionalFields.contactLabel', additionalFields.contactLabel ?? 'Principal') ||
+		'Principal';
+	const contacts: LeadContacts = { emails: [], phones: [], mobiles: [] };
+
+	const add = (kind: keyof LeadContacts, field: string, rawValue: unknown, rawLabel?: unknown) => {
+		const value = textValue.call(this, i, field, rawValue);
+		if (value === '') return;
+		if (kind === 'emails') checkEmail.call(this, i, field, value);
+		else checkPhone.call(this, i, field, value);
+		const label = textValue.call(this, i, `${field} label`, rawLabel) || defaultLabel;
+		const key = kind === 'emails' ? value.toLowerCase() : digits(value);
+		const existing = contacts[kind].some((item) =>
+			kind === 'emails' ? item.value.toLowerCase() === key : digits(item.value) === key,
+		);
+		if (!existing) contacts[kind].push({ value, label });
+	};
+
+	add('emails', 'email', input.email);
+	add('phones', 'phone', input.phone);
+	add('mobiles', 'additionalFields.mobile', additionalFields.mobile);
+	for (const kind of ['emails', 'phones', 'mobiles'] as const) {
+		const collection = additionalFields[kind] as { values?: unknown } | undefined;
+		const values = collection?.values;
+		if (values === undefined) continue;
+		if (!Array.isArray(values)) {
+			throw inputError(this.getNode(), i, `additionalFields.${kind}`, 'expected a list of { value, label }');
+		}
+		values.forEach((entry, index) => {
+			const field = `additionalFields.${kind}[${index}].value`;
+			if (!entry || typeof entry !== 'object') {
+				throw inputError(this.getNode(), i, field, 'expected { value, label }');
+			}
+			const { value, label } = entry as { value?: unknown; label?: unknown };
+			add(kind, field, value, label);
+		});
+	}
+	return contacts;
+}
+
+function contactValues(record: IDataObject, kind: keyof LeadContacts): string[] {
+	const list = record[kind];
+	if (!Array.isArray(list)) return [];
+	return list
+		.map((entry) =>
+			entry && typeof entry === 'object' ? (entry as IDataObject).value : (entry as unknown),
+		)
+		.filter((value): value is string | number => typeof value === 'string' || typeof value === 'number')
+		.map(String);
+}
+
+/** Whether a lead from the service has one of these contacts (and this name, when one is given). */
+export function leadMatches(record: IDataObject, contacts: LeadContacts, name: string): boolean {
+	if (name && String(record.name ?? '').trim().toLowerCase() !== name.trim().toLowerCase()) return false;
+	const emails = new Set(contacts.emails.map((item) => item.value.toLowerCase()));
+	const numbers = new Set([...contacts.phones, ...contacts.mobiles].map((item) => digits(item.value)));
+	if (contactValues(record, 'emails').some((value) => emails.has(value.toLowerCase()))) return true;
+	return [...contactValues(record, 'phones'), ...contactValues(record, 'mobiles')].some((value) =>
+		numbers.has(digits(value)),
+	);
+}
+
+/**
+ * Looks for a lead with the same contact (and name, when given) with GET /leads?search=, as
+ * the service advises before repeating a creation. Returns the oldest match.
+ */
+export async function findExistingLead(
+	this: IExecuteFunctions,
+	contacts: LeadContacts,
+	name: string,
+	settings: ProspectingRequestOptions,
+): Promise<IDataObject | undefined> {
+	const first = contacts.emails[0] ?? contacts.phones[0] ?? contacts.mobiles[0];
+	if (!first) return undefined;
+	const candidates = await prospectingApiPaginate.call(this, '/leads', {
+		...settings,
+		returnAll: true,
+		qs: { search: first.value, orderBy: 'createdAt', orderDirection: 'asc' },
+	});
+	return candidates.find((record) => leadMatches(record, contacts, name));
+}

@@ -1,0 +1,191 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { sleep, updateDisplayOptions } from 'n8n-workflow';
+
+import { inputError, isResponseLostError, prospectingApiRequest } from '../../transport';
+import { callOptions } from '../common.descriptions';
+import { maxRateLimitWait, textValue, unwrapRecord } from '../helpers';
+import type { LeadContacts } from './contacts';
+import { collectContacts, findExistingLead } from './contacts';
+
+const contactCollection = (displayName: string, name: string, placeholder: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: `Add ${displayName.replace(/s$/, '')}`,
+	default: {},
+	options: [
+		{
+			displayName: displayName.replace(/s$/, ''),
+			name: 'values',
+			values: [
+				{
+					displayName: 'Value',
+					name: 'value',
+					type: 'string',
+					default: '',
+					placeholder,
+				},
+				{
+					displayName: 'Label',
+					name: 'label',
+					type: 'string',
+					default: 'Principal',
+				},
+			],
+		},
+	],
+});
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'A lead needs at least one contact: an email, a phone or a mobile',
+		name: 'contactNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		description: 'Name of the contact',
+	},
+	{
+		displayName: 'Company',
+		name: 'company',
+		type: 'string',
+		default: '',
+		description: 'Company of the contact',
+	},
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+		description: 'Email address of the lead. More addresses can be added under Additional Fields.',
+	},
+	{
+		displayName: 'Phone',
+		name: 'phone',
+		type: 'string',
+		default: '',
+		placeholder: '+55 11 3333-4444',
+		description: 'Phone number of the lead. More numbers can be added under Additional Fields.',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Contact Label',
+				name: 'contactLabel',
+				type: 'string',
+				default: 'Principal',
+				description: 'Label sent with Email, Phone and Mobile',
+			},
+			contactCollection('Emails', 'emails', 'name@email.com'),
+			{
+				displayName: 'Mobile',
+				name: 'mobile',
+				type: 'string',
+				default: '',
+				placeholder: '+55 11 99999-8888',
+				description: 'Mobile number of the lead',
+			},
+			contactCollection('Mobiles', 'mobiles', '+55 11 99999-8888'),
+			contactCollection('Phones', 'phones', '+55 11 3333-4444'),
+		],
+	},
+	callOptions([
+		{
+			displayName: 'Retry When Confirmed Not Created',
+			name: 'retryWhenNotCreated',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to send the lead once more when its answer was lost and a search shows it was not created. The lead is never sent again without that check.',
+		},
+		{
+			displayName: 'Skip If a Lead With This Contact Exists',
+			name: 'skipIfExists',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to search for a lead with the same contact (and name, when given) first, and return it instead of creating another',
+		},
+	]),
+];
+
+const displayOptions = { show: { resource: ['lead'], operation: ['create'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Time given to the service to finish a write whose answer was lost before searching for it. */
+const SETTLE_MS = 500;
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const name = textValue.call(this, i, 'name', this.getNodeParameter('name', i, ''));
+	const company = textValue.call(this, i, 'company', this.getNodeParameter('company', i, ''));
+	const additionalFields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const contacts: LeadContacts = collectContacts.call(this, i, {
+		email: this.getNodeParameter('email', i, ''),
+		phone: this.getNodeParameter('phone', i, ''),
+		additionalFields,
+	});
+	if (contacts.emails.length + contacts.phones.length + contacts.mobiles.length === 0) {
+		throw inputError(
+			this.getNode(),
+			i,
+			'email / phone / mobile',
+			'a lead needs at least one contact: fill Email, Phone, or a contact under Additional Fields',
+		);
+	}
+
+	const settings = { itemIndex: i, maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options) };
+	if (options.skipIfExists === true) {
+		const existing = await findExistingLead.call(this, contacts, name, settings);
+		if (existing) return [{ json: existing }];
+	}
+
+	const body: IDataObject = {};
+	if (name) body.name = name;
+	if (company) body.company = company;
+	if (contacts.emails.length) body.emails = contacts.emails;
+	if (contacts.phones.length) body.phones = contacts.phones;
+	if (contacts.mobiles.length) body.mobiles = contacts.mobiles;
+
+	const create = async () =>
+		unwrapRecord(await prospectingApiRequest.call(this, 'POST', '/leads', { ...settings, body })) ?? {};
+
+	try {
+		return [{ json: await create() }];
+	} catch (error) {
+		if (!isResponseLostError(error)) throw error;
+		// The service has no duplicate protection: find out whether the lead was created before anything else.
+		await sleep(SETTLE_MS);
+		const created = await findExistingLead.call(this, contacts, name, settings);
+		if (created) return [{ json: created }];
+		if (options.retryWhenNotCreated === false) {
+			error.description = `${error.description ?? ''}\nA search found no lead with this contact, so it was not created; it is safe to run this item again.`;
+			throw error;
+		}
+	}
+
+	// The search showed the lead does not exist, so sending it once more cannot create a duplicate.
+	try {
+		return [{ json: await create() }];
+	} catch (error) {
+		if (!isResponseLostError(error)) throw error;
+		await sleep(SETTLE_MS);
+		const created = await findExistingLead.call(this, contacts, name, settings);
+		if (created) return [{ json: created }];
+		error.description = `${error.description ?? ''}\nThe answer was lost twice and a search found no lead with this contact; it is safe to run this item again.`;
+		throw error;
+	}
+}

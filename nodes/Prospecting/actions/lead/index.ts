@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as create from './create.operation';
+import * as getMany from './getMany.operation';
+
+export { create, getMany };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['lead'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Create a lead',
+				action: 'Create a lead',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'Get many leads',
+				action: 'Get many leads',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+	...getMany.description,
+];

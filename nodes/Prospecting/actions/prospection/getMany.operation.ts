@@ -1,0 +1,58 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { prospectingApiPaginate } from '../../transport';
+import { listOptions, multiValueFilter, returnAllAndLimit } from '../common.descriptions';
+import { additionalQuery, listSettings, multiValues, oneOf, textValue, toItems } from '../helpers';
+import { PROSPECTION_STATUSES, prospectionStatusOptions } from './statuses';
+
+const properties: INodeProperties[] = [
+	...returnAllAndLimit,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Lead ID',
+				name: 'leadId',
+				type: 'string',
+				default: '',
+				description: 'Only prospections of this lead',
+			},
+			multiValueFilter('Routine IDs', 'routineIds', 'prospections in these routines'),
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				default: 'IN_PROGRESS',
+				description: 'Only prospections in this state',
+				options: prospectionStatusOptions,
+			},
+		],
+	},
+	listOptions({ order: 'free', orderFallback: 'createdAt', multiValue: true }),
+];
+
+const displayOptions = { show: { resource: ['prospection'], operation: ['getMany'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const { paginate, options } = listSettings.call(this, i, 'createdAt');
+	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+	const qs: IDataObject = {
+		...paginate.qs,
+		status:
+			filters.status === undefined || filters.status === ''
+				? undefined
+				: oneOf.call(this, i, 'filters.status', filters.status, PROSPECTION_STATUSES, 'IN_PROGRESS'),
+		routineIds: multiValues.call(this, i, 'filters.routineIds', filters.routineIds),
+		leadId: textValue.call(this, i, 'filters.leadId', filters.leadId),
+		...additionalQuery.call(this, i, options),
+	};
+	const prospections = await prospectingApiPaginate.call(this, '/prospections', { ...paginate, qs });
+	return toItems(prospections);
+}

@@ -1,0 +1,41 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as getMany from './getMany.operation';
+import * as getActivities from './getActivities.operation';
+import * as getConversionRate from './getConversionRate.operation';
+
+export { getMany, getActivities, getConversionRate };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['prospection'] } },
+		options: [
+			{
+				name: 'Get Activities',
+				value: 'getActivities',
+				description: 'Get the activities of a prospection',
+				action: 'Get the activities of a prospection',
+			},
+			{
+				name: 'Get Conversion Rate',
+				value: 'getConversionRate',
+				description: 'Get the conversion rate of prospections',
+				action: 'Get the conversion rate of prospections',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'Get many prospections',
+				action: 'Get many prospections',
+			},
+		],
+		default: 'getMany',
+	},
+	...getMany.description,
+	...getActivities.description,
+	...getConversionRate.description,
+];

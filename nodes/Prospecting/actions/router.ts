@@ -1,0 +1,87 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { redactText } from '../transport';
+import * as conversationThread from './conversationThread';
+import * as customField from './customField';
+import * as lead from './lead';
+import type { ProspectingMap, ProspectingResource } from './node.type';
+import * as prospection from './prospection';
+import * as routine from './routine';
+import * as webhook from './webhook';
+
+type Operation = { execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> };
+
+const resources: { [R in ProspectingResource]: Record<ProspectingMap[R], Operation> } = {
+	lead,
+	routine,
+	prospection,
+	customField,
+	conversationThread,
+	webhook,
+};
+
+function findOperation(resource: string, operation: string): Operation | undefined {
+	const operations = (resources as Record<string, Record<string, Operation>>)[resource];
+	if (!operations || !Object.prototype.hasOwnProperty.call(operations, operation)) return undefined;
+	const candidate = operations[operation];
+	return typeof candidate?.execute === 'function' ? candidate : undefined;
+}
+
+/** The API key, to scrub it from errors that did not come from the transport. */
+async function apiKey(this: IExecuteFunctions): Promise<string | undefined> {
+	try {
+		const credentials = await this.getCredentials<{ apiKey?: string }>('prospectingApi');
+		return credentials?.apiKey ? String(credentials.apiKey) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Runs the chosen operation once per input item. Output items are paired with their input;
+ * with Continue On Fail a failing item yields an error item and the others go on.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const returnData: INodeExecutionData[] = [];
+
+	for (let i = 0; i < items.length; i++) {
+		try {
+			const resource = this.getNodeParameter('resource', i) as string;
+			const operation = this.getNodeParameter('operation', i) as string;
+			const handler = findOperation(resource, operation);
+			if (!handler) {
+				throw new NodeOperationError(
+					this.getNode(),
+					`The operation "${operation}" of resource "${resource}" is not known (item ${i})`,
+					{ itemIndex: i },
+				);
+			}
+			const results = await handler.execute.call(this, i);
+			for (const result of results) returnData.push({ ...result, pairedItem: { item: i } });
+		} catch (caught) {
+			const secret = await apiKey.call(this);
+			const error =
+				caught instanceof NodeOperationError || (caught && caught.name === 'NodeApiError')
+					? caught
+					: new NodeOperationError(this.getNode(), redactText(String(caught?.message ?? caught), secret), {
+							itemIndex: i,
+						});
+			if (error.context && error.context.itemIndex === undefined) error.context.itemIndex = i;
+			if (this.continueOnFail()) {
+				const json: IDataObject = {
+					error: redactText(String(error.message), secret),
+					itemIndex: i,
+				};
+				if (error.description) json.description = redactText(String(error.description), secret);
+				if (error.httpCode) json.httpCode = String(error.httpCode);
+				returnData.push({ json, pairedItem: { item: i } });
+				continue;
+			}
+			throw error;
+		}
+	}
+
+	return [returnData];
+}

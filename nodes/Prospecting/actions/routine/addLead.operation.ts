@@ -1,0 +1,75 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { pathSegment, prospectingApiRequest } from '../../transport';
+import { callOptions } from '../common.descriptions';
+import { maxRateLimitWait, requiredText, textValue, unwrapRecord } from '../helpers';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Routine',
+		name: 'routineId',
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		description: 'The routine (Cadência) to add the lead to',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchRoutines', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 6512ab34cd',
+			},
+		],
+	},
+	{
+		displayName: 'Lead ID',
+		name: 'leadId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The lead to add to the routine',
+	},
+	{
+		displayName: 'Responsible ID',
+		name: 'responsibleId',
+		type: 'string',
+		default: '',
+		description:
+			'The salesperson responsible for the lead. When given (or when the account distributes leads automatically), prospecting starts right away.',
+	},
+	callOptions(),
+];
+
+const displayOptions = { show: { resource: ['routine'], operation: ['addLead'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const rawRoutineId = this.getNodeParameter('routineId', i, '', { extractValue: true }) as unknown;
+	const routineId = pathSegment(this.getNode(), i, 'routineId', rawRoutineId);
+	const leadId = requiredText.call(this, i, 'leadId', this.getNodeParameter('leadId', i, ''));
+	const responsibleId = textValue.call(this, i, 'responsibleId', this.getNodeParameter('responsibleId', i, ''));
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+
+	const body: IDataObject = { leadId };
+	if (responsibleId) body.responsibleId = responsibleId;
+	const response = await prospectingApiRequest.call(this, 'POST', `/routines/${routineId}/lead`, {
+		body,
+		itemIndex: i,
+		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
+		recordLabel: `Routine "${String(rawRoutineId).trim()}" or lead "${leadId}"`,
+	});
+	// The answer's shape is not published: pass it on when there is one, otherwise say what was done.
+	const record = unwrapRecord(response);
+	if (record && Object.keys(record).length > 0) return [{ json: record }];
+	const result: IDataObject = { routineId: String(rawRoutineId).trim(), leadId, added: true };
+	if (responsibleId) result.responsibleId = responsibleId;
+	return [{ json: result }];
+}

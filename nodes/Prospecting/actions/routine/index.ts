@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as getMany from './getMany.operation';
+import * as addLead from './addLead.operation';
+
+export { getMany, addLead };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['routine'] } },
+		options: [
+			{
+				name: 'Add Lead',
+				value: 'addLead',
+				description: 'Add a lead to a routine',
+				action: 'Add a lead to a routine',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'Get many routines',
+				action: 'Get many routines',
+			},
+		],
+		default: 'getMany',
+	},
+	...getMany.description,
+	...addLead.description,
+];

@@ -1,0 +1,48 @@
+import type { INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as conversationThread from './conversationThread';
+import * as customField from './customField';
+import * as lead from './lead';
+import * as prospection from './prospection';
+import * as routine from './routine';
+import * as webhook from './webhook';
+
+export const versionDescription: INodeTypeDescription = {
+	displayName: 'Prospecting',
+	name: 'prospecting',
+	icon: { light: 'file:prospecting.svg', dark: 'file:prospecting.dark.svg' },
+	group: ['transform'],
+	version: 1,
+	subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+	description:
+		'Create leads, add them to routines (Cadências) and read prospections, activities and conversion rates',
+	defaults: { name: 'Prospecting' },
+	usableAsTool: true,
+	inputs: [NodeConnectionTypes.Main],
+	outputs: [NodeConnectionTypes.Main],
+	credentials: [{ name: 'prospectingApi', required: true }],
+	properties: [
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{ name: 'Conversation Thread', value: 'conversationThread' },
+				{ name: 'Custom Field', value: 'customField' },
+				{ name: 'Lead', value: 'lead' },
+				{ name: 'Prospection', value: 'prospection' },
+				{ name: 'Routine', value: 'routine' },
+				{ name: 'Webhook', value: 'webhook' },
+			],
+			default: 'lead',
+		},
+		...lead.description,
+		...routine.description,
+		...prospection.description,
+		...customField.description,
+		...conversationThread.description,
+		...webhook.description,
+	],
+};

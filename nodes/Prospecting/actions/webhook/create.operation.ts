@@ -1,0 +1,107 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { inputError, isResponseLostError, prospectingApiRequest } from '../../transport';
+import { callOptions } from '../common.descriptions';
+import { maxRateLimitWait, multiValues, requiredText, unwrapRecord } from '../helpers';
+import { listWebhooks } from './list';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'The secret that signs deliveries is returned only in this answer and never again: store it now (for example in a credential)',
+		name: 'secretNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Name of the webhook',
+	},
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://example.com/webhook',
+		description: 'Address that receives the deliveries by POST',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		default: ['prospection.won', 'prospection.lost'],
+		description: 'Event kinds to receive',
+		options: [
+			{ name: 'Prospection Lost', value: 'prospection.lost' },
+			{ name: 'Prospection Won', value: 'prospection.won' },
+		],
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Other Events',
+				name: 'otherEvents',
+				type: 'string',
+				default: '',
+				placeholder: 'prospection.created',
+				description: 'Event kinds not in the list, separated by commas',
+			},
+		],
+	},
+	callOptions(),
+];
+
+const displayOptions = { show: { resource: ['webhook'], operation: ['create'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const name = requiredText.call(this, i, 'name', this.getNodeParameter('name', i, ''));
+	const url = requiredText.call(this, i, 'url', this.getNodeParameter('url', i, ''));
+	let parsed: URL | undefined;
+	try {
+		parsed = new URL(url);
+	} catch {
+		parsed = undefined;
+	}
+	if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
+		throw inputError(this.getNode(), i, 'url', `"${url.slice(0, 120)}" is not an http:// or https:// address`);
+	}
+	const additionalFields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
+	const events = [
+		...multiValues.call(this, i, 'events', this.getNodeParameter('events', i, [])),
+		...multiValues.call(this, i, 'additionalFields.otherEvents', additionalFields.otherEvents),
+	].filter((event, index, all) => all.indexOf(event) === index);
+	if (events.length === 0) throw inputError(this.getNode(), i, 'events', 'choose at least one event');
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const settings = { itemIndex: i, maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options) };
+
+	try {
+		const response = await prospectingApiRequest.call(this, 'POST', '/webhooks', {
+			...settings,
+			body: { name, url, events },
+		});
+		return [{ json: unwrapRecord(response) ?? {} }];
+	} catch (error) {
+		if (!isResponseLostError(error)) throw error;
+		// A second webhook would double every delivery, and the secret cannot be read again: say which case it is.
+		const existing = (await listWebhooks.call(this, settings)).find(
+			(webhook) => webhook.url === url && webhook.name === name,
+		);
+		error.description = existing
+			? `${error.description ?? ''}\nThe webhook was created (id ${String(existing.id)}), but its secret was in the lost answer and cannot be read again. Delete it and create it once more.`
+			: `${error.description ?? ''}\nNo webhook with this name and URL exists, so it was not created; it is safe to run this item again.`;
+		throw error;
+	}
+}

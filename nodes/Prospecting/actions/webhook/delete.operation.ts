@@ -1,0 +1,48 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { isResponseLostError, pathSegment, prospectingApiRequest } from '../../transport';
+import { callOptions } from '../common.descriptions';
+import { maxRateLimitWait, unwrapRecord } from '../helpers';
+import { listWebhooks } from './list';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Webhook ID',
+		name: 'webhookId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The webhook to delete. Its secret is gone with it; a new webhook gets a new secret.',
+	},
+	callOptions(),
+];
+
+const displayOptions = { show: { resource: ['webhook'], operation: ['delete'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const rawId = this.getNodeParameter('webhookId', i, '') as unknown;
+	const id = pathSegment(this.getNode(), i, 'webhookId', rawId);
+	const plainId = String(rawId).trim();
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const settings = { itemIndex: i, maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options) };
+	let response: unknown;
+	try {
+		response = await prospectingApiRequest.call(this, 'DELETE', `/webhooks/${id}`, {
+			...settings,
+			recordLabel: `Webhook "${plainId}"`,
+		});
+	} catch (error) {
+		if (!isResponseLostError(error)) throw error;
+		// Whether the deletion happened is a read away.
+		const stillThere = (await listWebhooks.call(this, settings)).some(
+			(webhook) => String(webhook.id) === plainId,
+		);
+		if (stillThere) throw error;
+		response = undefined;
+	}
+	const record = unwrapRecord(response) ?? {};
+	return [{ json: { id: plainId, deleted: true, ...record } }];
+}

@@ -1,0 +1,21 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ProspectingRequestOptions } from '../../transport';
+import { buildApiError, prospectingApiRequest } from '../../transport';
+
+/** GET /webhooks answers `{ data }` with every webhook at once: no pages. */
+export async function listWebhooks(
+	this: IExecuteFunctions,
+	settings: ProspectingRequestOptions,
+): Promise<IDataObject[]> {
+	const body = await prospectingApiRequest.call(this, 'GET', '/webhooks', settings);
+	const data = Array.isArray(body) ? body : body?.data;
+	if (!Array.isArray(data)) {
+		throw buildApiError(this.getNode(), {
+			message: 'The answer for /webhooks has no data list',
+			description: `Expected an object with a "data" array. (item ${settings.itemIndex ?? 0}, GET /webhooks)`,
+			itemIndex: settings.itemIndex,
+		});
+	}
+	return data as IDataObject[];
+}

@@ -1,0 +1,175 @@
+import { createHash } from 'node:crypto';
+import { sleep } from 'n8n-workflow';
+
+/**
+ * The service counts reads and writes per window and answers 429 past the limit. Every
+ * execution in this n8n process that uses the same base URL and key shares one budget, so
+ * two workflows walking pages at once do not both spend it. The budget is fed by the
+ * X-RateLimit-* headers of every answer.
+ */
+
+export type CallKind = 'read' | 'write';
+
+type Headers = Record<string, unknown>;
+
+/** Margin after the announced reset, because a reset given in whole seconds may be rounded down. */
+const RESET_MARGIN_MS = 150;
+/** Longest wait before a call on the strength of the headers alone; a 429 is the authority beyond. */
+const MAX_PREEMPTIVE_WAIT_MS = 120_000;
+
+function header(headers: Headers | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	const value = headers[name] ?? headers[name.toLowerCase()];
+	if (value === undefined || value === null) return undefined;
+	return Array.isArray(value) ? String(value[0]) : String(value);
+}
+
+function numberHeader(headers: Headers | undefined, name: string): number | undefined {
+	const raw = header(headers, name);
+	if (raw === undefined || raw.trim() === '') return undefined;
+	const value = Number(raw);
+	return Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * X-RateLimit-Reset as an absolute time in ms. The unit is not published, so it is read by
+ * magnitude: epoch milliseconds, epoch seconds, or seconds from now; an HTTP date also works.
+ */
+export function parseResetHeader(raw: string | undefined, now = Date.now()): number | undefined {
+	if (raw === undefined || raw.trim() === '') return undefined;
+	const value = Number(raw);
+	if (Number.isFinite(value)) {
+		if (value >= 1e11) return value; // epoch milliseconds (1e11 ms is 1973)
+		if (value >= 1e8) return value * 1000; // epoch seconds (1e8 s of delay would be 3 years)
+		return now + Math.max(0, value) * 1000; // seconds from now
+	}
+	const date = Date.parse(raw);
+	return Number.isFinite(date) ? date : undefined;
+}
+
+/** Retry-After in ms: seconds, or an HTTP date. */
+export function parseRetryAfter(raw: string | undefined, now = Date.now()): number | undefined {
+	if (raw === undefined || raw.trim() === '') return undefined;
+	const value = Number(raw);
+	if (Number.isFinite(value)) return Math.max(0, value * 1000);
+	const date = Date.parse(raw);
+	return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}
+
+export interface RateLimitState {
+	limit?: number;
+	remaining?: number;
+	resetAt?: number;
+	inFlight: number;
+}
+
+/** One budget (reads or writes) of one (base URL, key). Calls to `acquire` run one at a time. */
+export class RateBudget {
+	readonly state: RateLimitState = { inFlight: 0 };
+
+	private queue: Promise<unknown> = Promise.resolve();
+
+	/** Runs `task` after every earlier caller's task, so the check-and-reserve step is atomic. */
+	private async exclusive<T>(task: () => Promise<T>): Promise<T> {
+		const run = this.queue.then(task, task);
+		this.queue = run.catch(() => undefined);
+		return await run;
+	}
+
+	/**
+	 * Reserves one call, waiting first when the budget is spent until its window resets.
+	 * Returns how long it waited, in ms.
+	 */
+	async acquire(onWait?: (ms: number) => void): Promise<number> {
+		return await this.exclusive(async () => {
+			let waited = 0;
+			const state = this.state;
+			this.rollWindow();
+			if (state.remaining !== undefined && state.remaining <= 0 && state.resetAt !== undefined) {
+				const wait = Math.min(state.resetAt - Date.now() + RESET_MARGIN_MS, MAX_PREEMPTIVE_WAIT_MS);
+				if (wait > 0) {
+					onWait?.(wait);
+					await sleep(wait);
+					waited = wait;
+				}
+				// The window has turned: the full limit is available again until headers say otherwise.
+				state.remaining = state.limit;
+				state.resetAt = undefined;
+			}
+			if (state.remaining !== undefined) state.remaining -= 1;
+			state.inFlight += 1;
+			return waited;
+		});
+	}
+
+	/** Clears a window that has ended on the clock. */
+	private rollWindow(): void {
+		const state = this.state;
+		if (state.resetAt !== undefined && Date.now() >= state.resetAt) {
+			state.remaining = state.limit;
+			state.resetAt = undefined;
+		}
+	}
+
+	/** Records the answer of a call reserved with `acquire`. */
+	release(headers: Headers | undefined, status: number | undefined): void {
+		const state = this.state;
+		state.inFlight = Math.max(0, state.inFlight - 1);
+		const now = Date.now();
+		const limit = numberHeader(headers, 'x-ratelimit-limit');
+		const remaining = numberHeader(headers, 'x-ratelimit-remaining');
+		const resetAt = parseResetHeader(header(headers, 'x-ratelimit-reset'), now);
+		if (limit !== undefined) state.limit = limit;
+		if (remaining !== undefined) {
+			// Calls still in flight were reserved here but may not be counted by the service yet.
+			const announced = remaining - state.inFlight;
+			const newWindow =
+				resetAt !== undefined && (state.resetAt === undefined || resetAt > state.resetAt + 500);
+			state.remaining =
+				newWindow || state.remaining === undefined ? announced : Math.min(state.remaining, announced);
+		}
+		if (resetAt !== undefined) state.resetAt = resetAt;
+		if (status === 429) {
+			const retryAfter = parseRetryAfter(header(headers, 'retry-after'), now);
+			state.remaining = 0;
+			const until = retryAfter !== undefined ? now + retryAfter : resetAt;
+			if (until !== undefined) state.resetAt = Math.max(state.resetAt ?? 0, until);
+		}
+	}
+
+	/** Gives back a reservation whose call was never answered. */
+	cancel(): void {
+		this.state.inFlight = Math.max(0, this.state.inFlight - 1);
+	}
+}
+
+/** Budgets per (base URL, key hash, kind), in module state: shared by every execution of this process. */
+const budgets = new Map<string, RateBudget>();
+
+/** Identifies the account without keeping the key itself in memory longer than the call. */
+export function budgetKey(baseUrl: string, apiKey: string): string {
+	const digest = createHash('sha256').update(apiKey).digest('hex').slice(0, 32);
+	return `${baseUrl}|${digest}`;
+}
+
+export function getBudget(baseUrl: string, apiKey: string, kind: CallKind): RateBudget {
+	const key = `${budgetKey(baseUrl, apiKey)}|${kind}`;
+	let budget = budgets.get(key);
+	if (!budget) {
+		budget = new RateBudget();
+		budgets.set(key, budget);
+	}
+	return budget;
+}
+
+/** Forgets every budget (tests start each scenario from a clean process state). */
+export function resetBudgets(): void {
+	budgets.clear();
+}
+
+export function callKind(method: string): CallKind {
+	const upper = method.toUpperCase();
+	return upper === 'GET' || upper === 'HEAD' ? 'read' : 'write';
+}
+
+export { header as readHeader };
