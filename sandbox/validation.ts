@@ -105,7 +105,8 @@ export function validateNewLead(raw: unknown): NewLead {
 	const sentContacts = ['emails', 'phones', 'mobiles'].some(
 		(f) => Array.isArray(body[f]) && (body[f] as unknown[]).length > 0,
 	);
-	if (!sentContacts) {
+	const contactErrors = errors.some((e) => /^(emails|phones|mobiles)\b/.test(e.field));
+	if (!sentContacts && !contactErrors) {
 		errors.push({
 			field: 'emails',
 			message: 'O lead precisa de ao menos um contato em emails, phones ou mobiles.',
