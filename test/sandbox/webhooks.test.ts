@@ -179,9 +179,9 @@ describe('sandbox webhooks', () => {
 				fetch(`${sandbox.url}/__sandbox${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 			expect((await post(`/prospections/${prospection.id}/status`, { status: 'WON' })).status).toBe(200);
 			expect((await post(`/webhooks/${hook.id}/test`, {})).status).toBe(200);
-			const waited = await fetch(`${sandbox.url}/__sandbox/deliveries/wait?count=2&timeoutMs=5000`).then((r) => r.json());
+			const waited = await fetch(`${sandbox.url}/__sandbox/deliveries/wait?count=2&timeoutMs=5000`).then((r) => r.json() as Promise<any>);
 			expect(waited.data).toHaveLength(2);
-			const listed = await fetch(`${sandbox.url}/__sandbox/deliveries`).then((r) => r.json());
+			const listed = await fetch(`${sandbox.url}/__sandbox/deliveries`).then((r) => r.json() as Promise<any>);
 			expect(listed.data.map((d: any) => d.test).sort()).toEqual([false, true]);
 			expect((await post('/prospections/pro_nope/status', { status: 'WON' })).status).toBe(404);
 			expect((await post(`/prospections/${prospection.id}/status`, { status: 'DONE' })).status).toBe(400);
