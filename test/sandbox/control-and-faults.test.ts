@@ -1,0 +1,224 @@
+/** The control API (reset, request log) and injected faults; bad requests never crash the sandbox. */
+import { spawn } from 'node:child_process';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { DEMO_API_KEY, startSandbox, type RunningSandbox } from '../../sandbox';
+import { call } from './support';
+
+const lead = { name: 'Falha Teste', emails: [{ value: 'falha@example.com', label: 'trabalho' }] };
+
+async function attempt(sandbox: RunningSandbox, method: string, p: string, body?: unknown) {
+	try {
+		const r = await call(sandbox, method, p, { body });
+		return { dropped: false, status: r.status, result: r };
+	} catch {
+		return { dropped: true, status: 0, result: undefined };
+	}
+}
+
+describe('sandbox control API and faults', () => {
+	let sandbox: RunningSandbox;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ rateLimit: false });
+	});
+	afterAll(() => sandbox.stop());
+	beforeEach(() => sandbox.control.reset());
+
+	it('resets to the seeded dataset and clears webhooks, deliveries, requests, faults and windows', async () => {
+		const leadsBefore = sandbox.control.leads().map((l) => l.id);
+		await call(sandbox, 'POST', '/leads', { body: lead });
+		await call(sandbox, 'POST', '/webhooks', { body: { name: 'w', url: 'http://127.0.0.1:1/x', events: ['prospection.won'] } });
+		sandbox.control.injectFault({ kind: 'status', status: 500, count: 5 });
+		const reset = await fetch(`${sandbox.url}/__sandbox/reset`, { method: 'POST' });
+		expect(reset.status).toBe(200);
+		expect(sandbox.control.leads().map((l) => l.id)).toEqual(leadsBefore);
+		expect(sandbox.control.webhooks()).toEqual([]);
+		expect(sandbox.control.requests()).toEqual([]);
+		expect(sandbox.control.deliveries()).toEqual([]);
+		expect((await call(sandbox, 'GET', '/leads')).status).toBe(200);
+	});
+
+	it('answers the next N matching requests with 500/502/503, then recovers', async () => {
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 2, methods: ['GET'], pathPrefix: '/leads' });
+		expect((await call(sandbox, 'GET', '/routines')).status).toBe(200);
+		const first = await call(sandbox, 'GET', '/leads');
+		expect(first.status).toBe(503);
+		expect(first.body.message).toMatch(/indisponível/);
+		expect(first.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+		expect((await call(sandbox, 'POST', '/leads', { body: lead })).status).toBe(201);
+		expect((await call(sandbox, 'GET', '/leads')).status).toBe(503);
+		expect((await call(sandbox, 'GET', '/leads')).status).toBe(200);
+		sandbox.control.injectFault({ kind: 'status', status: 500, count: 1 });
+		sandbox.control.injectFault({ kind: 'status', status: 502, count: 1 });
+		expect((await call(sandbox, 'GET', '/custom-fields')).status).toBe(500);
+		expect((await call(sandbox, 'GET', '/custom-fields')).status).toBe(502);
+	});
+
+	it('drops the connection before a write commits: no response and no record created', async () => {
+		const count = sandbox.control.leads().length;
+		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
+		const dropped = await attempt(sandbox, 'POST', '/leads', lead);
+		expect(dropped.dropped).toBe(true);
+		expect(sandbox.control.leads()).toHaveLength(count);
+		const recorded = sandbox.control.requests().at(-1)!;
+		expect(recorded).toMatchObject({ method: 'POST', status: 0, dropped: true, kind: 'write' });
+		expect((await attempt(sandbox, 'POST', '/leads', lead)).status).toBe(201);
+	});
+
+	it('drops the connection after a write commits: no response, yet the record exists (the lost-response case)', async () => {
+		const count = sandbox.control.leads().length;
+		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, pathPrefix: '/api/v1/leads' });
+		const dropped = await attempt(sandbox, 'POST', '/leads', lead);
+		expect(dropped.dropped).toBe(true);
+		expect(sandbox.control.leads()).toHaveLength(count + 1);
+		const found = await call(sandbox, 'GET', '/leads', { query: 'search=falha@example.com' });
+		expect(found.body.meta.total).toBe(1);
+	});
+
+	it('drops with a seeded probability: the same seed drops the same requests', async () => {
+		const pattern = async (s: RunningSandbox) => {
+			s.control.injectFault({ kind: 'drop', when: 'before-commit', count: 100, probability: 0.5, methods: ['GET'] });
+			const outcome: boolean[] = [];
+			for (let i = 0; i < 24; i++) outcome.push((await attempt(s, 'GET', '/routines')).dropped);
+			s.control.clearFaults();
+			return outcome;
+		};
+		const twin = await startSandbox({ rateLimit: false });
+		try {
+			const a = await pattern(sandbox);
+			const b = await pattern(twin);
+			expect(a).toEqual(b);
+			expect(a).toContain(true);
+			expect(a).toContain(false);
+		} finally {
+			await twin.stop();
+		}
+	});
+
+	it('adds latency to every request until faults are cleared', async () => {
+		sandbox.control.injectFault({ kind: 'latency', ms: 300 });
+		const started = Date.now();
+		expect((await call(sandbox, 'GET', '/routines')).status).toBe(200);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+		sandbox.control.clearFaults();
+		expect((await call(sandbox, 'GET', '/routines')).status).toBe(200);
+	});
+
+	it('forces 429s with a chosen Retry-After', async () => {
+		sandbox.control.injectFault({ kind: 'rate-limit', count: 2, retryAfterSeconds: 3 });
+		for (let i = 0; i < 2; i++) {
+			const r = await call(sandbox, 'GET', '/leads');
+			expect(r.status).toBe(429);
+			expect(r.headers.get('retry-after')).toBe('3');
+			expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
+			expect(r.body.message).toMatch(/Limite de requisições/);
+		}
+		expect((await call(sandbox, 'GET', '/leads')).status).toBe(200);
+	});
+
+	it('answers 200 with a non-JSON or meta-less body when asked', async () => {
+		sandbox.control.injectFault({ kind: 'malformed', count: 1 });
+		const html = await call(sandbox, 'GET', '/leads');
+		expect(html.status).toBe(200);
+		expect(html.body).toBeUndefined();
+		expect(html.headers.get('content-type')).toMatch(/text\/html/);
+		sandbox.control.injectFault({ kind: 'malformed', count: 1, body: '{"data":[]}', pathPrefix: '/prospections' });
+		expect((await call(sandbox, 'GET', '/leads')).body.meta).toBeDefined();
+		expect((await call(sandbox, 'GET', '/prospections')).body).toEqual({ data: [] });
+	});
+
+	it('takes faults over HTTP, lists them, rejects invalid ones and clears them', async () => {
+		const post = (body: unknown) =>
+			fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+		expect((await post([{ kind: 'status', status: 500, count: 3 }, { kind: 'latency', ms: 1 }])).status).toBe(200);
+		const listed = (await fetch(`${sandbox.url}/__sandbox/faults`).then((r) => r.json())) as any;
+		expect(listed.data).toHaveLength(2);
+		expect((await post({ kind: 'status', status: 418, count: 1 })).status).toBe(400);
+		expect((await post({ kind: 'explode' })).status).toBe(400);
+		expect(() => sandbox.control.injectFault({ kind: 'drop', when: 'later', count: 1 } as never)).toThrow(/when/);
+		expect((await call(sandbox, 'GET', '/leads')).status).toBe(500);
+		expect((await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'DELETE' })).status).toBe(200);
+		expect((await call(sandbox, 'GET', '/leads')).status).toBe(200);
+	});
+
+	it('survives bad requests of every kind and keeps its data whole', async () => {
+		const count = sandbox.control.leads().length;
+		const key = `apiKey=${DEMO_API_KEY}`;
+		const bad: Array<[string, RequestInit]> = [
+			[`/api/v1/leads/%E0%A4%A?${key}`, {}],
+			[`/api/v1/leads?${key}&limit=%FF`, {}],
+			[`/api/v1/leads?${key}`, { method: 'POST', body: 'x'.repeat(1_100_000), headers: { 'content-type': 'application/json' } }],
+			[`/api/v1/leads?${key}`, { method: 'POST', body: '<xml/>', headers: { 'content-type': 'text/xml' } }],
+			[`/api/v1/leads?${key}`, { method: 'POST', body: 'null', headers: { 'content-type': 'application/json' } }],
+			[`/api/v1/leads?${key}`, { method: 'POST', body: JSON.stringify({ emails: [{ value: 'ok@example.com', label: 'x' }], phones: [{ value: 1 }] }) }],
+			[`/api/v1/routines/${encodeURIComponent('../../etc')}/lead?${key}`, { method: 'POST', body: '{}' }],
+			[`/api/v1/webhooks?${key}`, { method: 'POST', body: '{"name":"x","url":"http://","events":[null]}' }],
+			[`/__sandbox/faults`, { method: 'POST', body: '{oops' }],
+			[`/__sandbox/prospections/x/status`, { method: 'POST', body: '[]' }],
+			[`/elsewhere`, {}],
+		];
+		for (const [p, init] of bad) {
+			const response = await fetch(`${sandbox.url}${p}`, init);
+			expect(response.status).toBeGreaterThanOrEqual(400);
+			expect(response.status).toBeLessThan(500);
+			const body = (await response.json()) as any;
+			expect(typeof body.message).toBe('string');
+		}
+		// A raw, non-HTTP client is answered or dropped without harm.
+		await new Promise<void>((resolve) => {
+			const socket = net.connect(Number(new URL(sandbox.url).port), '127.0.0.1', () => socket.end('GARBAGE \x00\x01\r\n\r\n'));
+			socket.on('close', () => resolve());
+			socket.on('error', () => resolve());
+			socket.resume();
+		});
+		expect(sandbox.control.leads()).toHaveLength(count);
+		expect((await call(sandbox, 'GET', '/leads', { query: 'limit=1' })).status).toBe(200);
+	});
+
+	it('generates 100,000 leads quickly and still pages them by slicing', async () => {
+		const started = Date.now();
+		const big = await startSandbox({ rateLimit: false, dataset: { leads: 100_000 } });
+		const elapsed = Date.now() - started;
+		try {
+			// Generous sanity bound on a shared 2-core machine; the README records the measured figure.
+			expect(elapsed).toBeLessThan(15_000);
+			const last = await call(big, 'GET', '/leads', { query: 'limit=100&page=1000&orderDirection=desc' });
+			expect(last.body.meta).toEqual({ limit: 100, count: 100, total: 100_000, page: 1000, totalPages: 1000 });
+			expect(last.body.data[99].id).toBe(big.control.leads()[0].id);
+		} finally {
+			await big.stop();
+		}
+	});
+});
+
+describe('sandbox command line', () => {
+	it('starts with flags, prints its URL, the demo key and the control endpoints, and stops on SIGTERM', async () => {
+		const root = path.resolve(__dirname, '../..');
+		const child = spawn(
+			process.execPath,
+			[require.resolve('ts-node/dist/bin.js'), '--transpile-only', 'sandbox/cli.ts', '--port', '0', '--leads', '50', '--read-limit', '7', '--seed', '3'],
+			{ cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+		);
+		let output = '';
+		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+		try {
+			const deadline = Date.now() + 30_000;
+			while (!/listening on (http:\/\/\S+)/.test(output) && Date.now() < deadline) {
+				await new Promise((resolve) => setTimeout(resolve, 100));
+			}
+			const url = /listening on (http:\/\/\S+)/.exec(output)![1];
+			expect(output).toContain(DEMO_API_KEY);
+			expect(output).toContain('/__sandbox/reset');
+			const response = await fetch(`${url}/api/v1/leads?apiKey=${DEMO_API_KEY}&limit=1`);
+			expect(response.status).toBe(200);
+			expect(response.headers.get('x-ratelimit-limit')).toBe('7');
+			expect(((await response.json()) as any).meta.total).toBe(50);
+		} finally {
+			child.kill('SIGTERM');
+		}
+		expect(await exited).toBe(0);
+	});
+});
