@@ -65,7 +65,7 @@ export function makeControl(state: SandboxState): SandboxControl {
 		},
 		deliveries: () => state.deliverer.all(),
 		waitForDeliveries: (count: number, timeoutMs?: number) => state.deliverer.waitFor(count, timeoutMs),
-		requests: () => state.requests.slice(-10_000).map((r) => ({ ...r })),
+		requests: () => state.requests.slice(),
 		leads: () => state.store.leads.slice(),
 		prospections: () => state.store.prospections.slice(),
 		routines: () => state.store.routines.slice(),

@@ -17,8 +17,8 @@ export const DEMO_API_KEY = 'sbx_demo_4f9c2a7e1b6d3c8a5f0e9b2d7c4a1e6';
 const API_PREFIX = '/api/v1';
 const CONTROL_PREFIX = '/__sandbox';
 const MAX_BODY_BYTES = 1024 * 1024;
-/** Only the most recent requests are kept, so long load runs do not grow memory without bound. */
-const MAX_RECORDED_REQUESTS = 10_000;
+/** Past this many recorded requests the oldest 100,000 are forgotten, so endless load runs stay bounded in memory. */
+const MAX_RECORDED_REQUESTS = 500_000;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export interface SandboxState {
@@ -98,7 +98,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
 	function record(entry: RecordedRequest, search: string): void {
 		state.requests.push(entry);
-		if (state.requests.length > MAX_RECORDED_REQUESTS * 2) state.requests.splice(0, MAX_RECORDED_REQUESTS);
+		if (state.requests.length > MAX_RECORDED_REQUESTS) state.requests.splice(0, 100_000);
 		if (log) {
 			const query = search ? `?${maskedQueryString(search)}` : '';
 			log(`${entry.method} ${entry.path}${query} -> ${entry.dropped ? 'conexão derrubada' : entry.status}`);
