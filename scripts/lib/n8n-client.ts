@@ -135,9 +135,15 @@ export class N8nClient {
 		await this.request('PATCH', `/rest/credentials/${id}`, { name, type, data });
 	}
 
-	/** The editor's "Test" button: n8n runs the credential type's test request. */
+	/**
+	 * The editor's "Test" button: n8n runs the credential type's test request. Like the editor, it sends the stored
+	 * data as n8n returns it (secrets redacted); n8n puts the real secrets back before testing.
+	 */
 	async testCredential(credential: { id: string; name: string; type: string }): Promise<{ status: 'OK' | 'Error'; message: string }> {
-		return await this.request('POST', '/rest/credentials/test', { credentials: { ...credential, data: {} } });
+		const stored = await this.request<{ data?: Record<string, unknown> }>('GET', `/rest/credentials/${credential.id}?includeData=true`);
+		return await this.request('POST', '/rest/credentials/test', {
+			credentials: { id: credential.id, name: credential.name, type: credential.type, data: stored.data ?? {} },
+		});
 	}
 
 	async listWorkflows(): Promise<Array<{ id: string; name: string; active: boolean }>> {
@@ -145,8 +151,11 @@ export class N8nClient {
 	}
 
 	async createWorkflow(workflow: WorkflowJson): Promise<StoredWorkflow> {
-		const { id: _ignored, active: _active, ...rest } = workflow;
-		return await this.request('POST', '/rest/workflows', { settings: {}, ...rest });
+		// n8n assigns the id; activation is a separate step (activateWorkflow).
+		const body: Record<string, unknown> = { settings: {}, ...workflow };
+		delete body.id;
+		delete body.active;
+		return await this.request('POST', '/rest/workflows', body);
 	}
 
 	async getWorkflow(id: string): Promise<StoredWorkflow> {

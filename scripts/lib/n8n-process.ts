@@ -4,7 +4,7 @@
  * this Node process itself is killed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { n8nEnvironment, type N8nEnvOptions } from './n8n-env';
@@ -12,7 +12,7 @@ import type { N8nRuntime } from './provision';
 
 export interface StartN8nOptions extends N8nEnvOptions {
 	runtime: N8nRuntime;
-	/** Every line n8n prints is appended here (kept for inspection and for the API-key scan). */
+	/** n8n's stdout and stderr are appended here (kept for inspection and for the API-key scan). */
 	logFile: string;
 	/** Folder for pid files the shell wrappers clean up on exit. */
 	pidDir?: string;
@@ -39,12 +39,17 @@ export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
 		...n8nEnvironment(options),
 		PATH: `${path.dirname(runtime.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
 	};
+	// n8n writes straight to the log file (not through a pipe), so it never blocks or fails on a closed pipe if
+	// this process dies first; the shell wrappers' traps then stop it from its pid file.
+	const logStart = existsSize(options.logFile);
+	const logFd = openSync(options.logFile, 'a');
 	const child: ChildProcess = spawn(runtime.nodeBin, [runtime.n8nBin, 'start'], {
 		env,
 		cwd: options.userFolder,
 		detached: true,
-		stdio: ['ignore', 'pipe', 'pipe'],
+		stdio: ['ignore', logFd, logFd],
 	});
+	closeSync(logFd);
 	const pid = child.pid;
 	if (pid === undefined) throw new Error('n8n could not be started');
 	const pidFile = options.pidDir ? path.join(options.pidDir, `n8n-${pid}.pid`) : undefined;
@@ -53,19 +58,20 @@ export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
 		writeFileSync(pidFile, String(pid));
 	}
 
-	let output = '';
-	const onData = (chunk: Buffer) => {
-		const text = chunk.toString();
-		output += text;
-		appendFileSync(options.logFile, text);
-		if (options.echo) process.stderr.write(text.replace(/^(?=.)/gm, '[n8n] '));
-	};
-	child.stdout?.on('data', onData);
-	child.stderr?.on('data', onData);
+	const output = () => readFileSync(options.logFile).subarray(logStart).toString('utf8');
+	let echoed = 0;
+	const echo = options.echo
+		? setInterval(() => {
+				const text = output();
+				if (text.length > echoed) process.stderr.write(text.slice(echoed).replace(/^(?=.)/gm, '[n8n] '));
+				echoed = text.length;
+			}, 500)
+		: undefined;
 	let exited = false;
 	const exitPromise = new Promise<void>((resolve) =>
 		child.on('exit', () => {
 			exited = true;
+			if (echo) clearInterval(echo);
 			if (pidFile) rmSync(pidFile, { force: true });
 			resolve();
 		}),
@@ -85,15 +91,15 @@ export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
 	const deadline = Date.now() + (options.readyTimeoutMs ?? 180_000);
 	while (Date.now() < deadline) {
 		if (exited) {
-			throw new Error(`n8n exited during start-up. Its output:\n${output.slice(-4000)}`);
+			throw new Error(`n8n exited during start-up. Its output:\n${output().slice(-4000)}`);
 		}
 		if (await isReady(url)) {
-			return { url, port: options.port, pid, output: () => output, stop };
+			return { url, port: options.port, pid, output, stop };
 		}
 		await delay(300);
 	}
 	await stop();
-	throw new Error(`n8n was not ready within ${(options.readyTimeoutMs ?? 180_000) / 1000} s. Its output:\n${output.slice(-4000)}`);
+	throw new Error(`n8n was not ready within ${(options.readyTimeoutMs ?? 180_000) / 1000} s. Its output:\n${output().slice(-4000)}`);
 }
 
 /** n8n answers /healthz before migrations finish; /healthz/readiness only once the database is usable. */
@@ -109,6 +115,14 @@ async function isReady(url: string): Promise<boolean> {
 	}
 }
 
+function existsSize(file: string): number {
+	try {
+		return statSync(file).size;
+	} catch {
+		return 0;
+	}
+}
+
 function signalGroup(pid: number, signal: NodeJS.Signals) {
 	try {
 		process.kill(-pid, signal);
@@ -117,11 +131,21 @@ function signalGroup(pid: number, signal: NodeJS.Signals) {
 	}
 }
 
-/** npm sets npm_config_* for scripts it runs; n8n's own npm calls must not inherit this project's settings. */
+/**
+ * The environment n8n inherits, minus what would change its behaviour: npm's npm_config_* (n8n's own npm calls must
+ * not take this project's settings), jest's NODE_ENV=test (n8n refuses to load nodes "in tests") and JEST_*,
+ * ts-node's settings, and any N8N_* of the caller (n8nEnvironment decides those).
+ */
 function withoutNpmVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 	const result: NodeJS.ProcessEnv = {};
 	for (const [key, value] of Object.entries(env)) {
-		if (!key.toLowerCase().startsWith('npm_') && !key.startsWith('N8N_') && key !== 'WEBHOOK_URL') result[key] = value;
+		const dropped =
+			key.toLowerCase().startsWith('npm_') ||
+			key.startsWith('N8N_') ||
+			key.startsWith('JEST_') ||
+			key.startsWith('TS_NODE_') ||
+			['WEBHOOK_URL', 'NODE_ENV', 'NODE_OPTIONS', 'NODE_PATH', 'INIT_CWD'].includes(key);
+		if (!dropped) result[key] = value;
 	}
 	return result;
 }

@@ -72,10 +72,18 @@ export async function startE2eInstance(): Promise<E2eInstance> {
 		throw error;
 	}
 	const client = new N8nClient(n8n.url, runtime.n8nPackageDir);
-	await ensureOwner(client, DEMO_OWNER);
-	const credential = await ensureCredential(client, { baseUrl: sandbox.url, apiKey });
+	let credential: E2eInstance['credential'];
+	let wrongCredential: E2eInstance['credential'];
 	const wrongApiKey = randomApiKey();
-	const wrongCredential = await ensureCredential(client, { baseUrl: sandbox.url, apiKey: wrongApiKey }, 'Prospecting API (wrong key)');
+	try {
+		await ensureOwner(client, DEMO_OWNER);
+		credential = await ensureCredential(client, { baseUrl: sandbox.url, apiKey });
+		wrongCredential = await ensureCredential(client, { baseUrl: sandbox.url, apiKey: wrongApiKey }, 'Prospecting API (wrong key)');
+	} catch (error) {
+		await n8n.stop();
+		await sandbox.stop();
+		throw error;
+	}
 
 	const instance: E2eInstance = {
 		runtime,
