@@ -3,7 +3,7 @@ import { PROSPECTION_STATUSES, THREAD_CHANNELS } from './dataset';
 import { ApiError, MESSAGES, notFound, type FieldError } from './errors';
 import { enumFilter, listParams, multiValue, singleValue, type ListParams, type Query } from './query';
 import { pageOf, publicWebhook, type Page, type Store } from './store';
-import type { Lead, Prospection, Routine } from './types';
+import type { Lead, Prospection, ProspectionStatus, Routine } from './types';
 import { validateAddLead, validateNewLead, validateNewWebhook } from './validation';
 
 export interface ApiResponse {
@@ -88,14 +88,18 @@ function listProspections(store: Store, query: Query): ApiResponse {
 	const params = listParams(query, ['createdAt'], errors);
 	const routineIds = anyOf(multiValue(query, 'routineIds'));
 	const leadId = singleValue(query, 'leadId')?.trim() || undefined;
+	// One status reads its own index; several statuses scan the whole list.
+	const single = statuses && statuses.size === 1 ? ([...statuses][0] as ProspectionStatus) : undefined;
+	const source = single ? store.prospectionsWithStatus(single) : store.prospections;
+	const byStatus = statuses && !single ? statuses : undefined;
 	const keep =
-		statuses || routineIds || leadId
+		byStatus || routineIds || leadId
 			? (p: Prospection) =>
-					(!statuses || statuses.has(p.status)) &&
+					(!byStatus || byStatus.has(p.status)) &&
 					(!routineIds || routineIds.has(p.routineId)) &&
 					(!leadId || p.leadId === leadId)
 			: undefined;
-	return list(pageOf(store.prospections, params, store.prospectionToJson, keep), params);
+	return list(pageOf(source, params, store.prospectionToJson, keep), params);
 }
 
 function listThreads(store: Store, query: Query): ApiResponse {

@@ -10,6 +10,7 @@ import {
 	DEFAULT_DATASET,
 	generateActivities,
 	generateDataset,
+	PROSPECTION_STATUSES,
 	USER_IDS,
 } from './dataset';
 import { notFound } from './errors';
@@ -65,6 +66,23 @@ export function pageOf<T>(sorted: readonly T[], request: PageRequest, toJson: (i
 	return { items, total };
 }
 
+function before(a: { createdAt: string; id: string }, b: { createdAt: string; id: string }): boolean {
+	// ISO 8601 timestamps of one format compare correctly as strings.
+	return a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.id < b.id);
+}
+
+/** Position of `item` in an array sorted by (createdAt, id): where it is, or where it belongs. */
+function sortedIndex<T extends { createdAt: string; id: string }>(sorted: readonly T[], item: T): number {
+	let low = 0;
+	let high = sorted.length;
+	while (low < high) {
+		const mid = (low + high) >>> 1;
+		if (before(sorted[mid], item)) low = mid + 1;
+		else high = mid;
+	}
+	return low;
+}
+
 export class Store {
 	leads: Lead[] = [];
 	routines: Routine[] = [];
@@ -76,6 +94,8 @@ export class Store {
 	private leadById = new Map<string, Lead>();
 	private routineById = new Map<string, Routine>();
 	private prospectionById = new Map<string, Prospection>();
+	/** Prospections of each status, sorted like `prospections`, so status lists (conversion rate) need no scan. */
+	private prospectionsByStatus = new Map<ProspectionStatus, Prospection[]>();
 	private leadJson = new Map<string, string>();
 	private prospectionJson = new Map<string, string>();
 	private searchText = new Map<string, { text: string; digits: string }>();
@@ -105,6 +125,8 @@ export class Store {
 		this.routineById = new Map(this.routines.map((r) => [r.id, r]));
 		this.prospectionById = new Map(this.prospections.map((p) => [p.id, p]));
 		this.seeded = new Set(this.prospections.map((p) => p.id));
+		this.prospectionsByStatus = new Map(PROSPECTION_STATUSES.map((status) => [status, []]));
+		for (const p of this.prospections) this.prospectionsByStatus.get(p.status)!.push(p);
 		this.leadJson = new Map();
 		this.prospectionJson = new Map();
 		this.searchText = new Map();
@@ -132,6 +154,11 @@ export class Store {
 		}
 		return json;
 	};
+
+	/** Prospections of one status, sorted by (createdAt, id) ascending. */
+	prospectionsWithStatus(status: ProspectionStatus): readonly Prospection[] {
+		return this.prospectionsByStatus.get(status) ?? [];
+	}
 
 	getLead(id: string): Lead | undefined {
 		return this.leadById.get(id);
@@ -223,6 +250,7 @@ export class Store {
 				};
 				this.prospections.push(prospection);
 				this.prospectionById.set(prospection.id, prospection);
+				this.prospectionsByStatus.get('IN_PROGRESS')!.push(prospection);
 				prospectionStarted = true;
 			}
 		}
@@ -241,6 +269,10 @@ export class Store {
 		if (!prospection) throw notFound('Prospecção');
 		const changed = prospection.status !== status;
 		if (changed) {
+			const from = this.prospectionsByStatus.get(prospection.status)!;
+			from.splice(sortedIndex(from, prospection), 1);
+			const to = this.prospectionsByStatus.get(status)!;
+			to.splice(sortedIndex(to, prospection), 0, prospection);
 			prospection.status = status;
 			prospection.updatedAt = new Date().toISOString();
 			this.prospectionJson.delete(prospection.id);

@@ -73,6 +73,23 @@ describe('sandbox lists', () => {
 		expect(bad.body.errors[0].field).toBe('status');
 	});
 
+	it('keeps status lists exact and in order after prospections change status', async () => {
+		const all = sandbox.control.prospections();
+		const changes: Array<[string, 'IN_PROGRESS' | 'FROZEN' | 'WON' | 'LOST']> = [
+			[all[10].id, 'WON'], [all[3].id, 'LOST'], [all[57].id, 'FROZEN'], [all[99].id, 'IN_PROGRESS'], [all[10].id, 'LOST'],
+		];
+		for (const [id, status] of changes) await sandbox.control.setProspectionStatus(id, status);
+		for (const status of ['IN_PROGRESS', 'FROZEN', 'WON', 'LOST']) {
+			const expected = sandbox.control.prospections().filter((p) => p.status === status).map((p) => p.id);
+			const asc = await walk(sandbox, '/prospections', `status=${status}&limit=7&orderBy=createdAt&orderDirection=asc`);
+			expect(asc.map((p) => p.id)).toEqual(expected);
+			const desc = await walk(sandbox, '/prospections', `status=${status}&limit=7&orderBy=createdAt&orderDirection=desc`);
+			expect(desc.map((p) => p.id)).toEqual([...expected].reverse());
+		}
+		const two = await call(sandbox, 'GET', '/prospections', { query: 'status=WON,LOST&limit=1' });
+		expect(two.body.meta.total).toBe(sandbox.control.prospections().filter((p) => ['WON', 'LOST'].includes(p.status)).length);
+	});
+
 	it('reads multi-value filters from repeated keys, bracketed keys and comma-separated values alike', async () => {
 		const routines = sandbox.control.routines();
 		const [a, b] = [routines[0].id, routines[1].id];
