@@ -1,0 +1,218 @@
+/**
+ * Webhook lifecycle of the Prospecting Trigger against the sandbox: checkExists / create / delete
+ * run through n8n-core's HookContext with real HTTP, as n8n runs them on activation, on
+ * "listen for test event" and on deactivation.
+ */
+import { startSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
+import { TriggerWorkflow, WebhookReceiver } from './support/trigger-harness';
+
+let sandbox: RunningSandbox;
+let receiver: WebhookReceiver;
+/** A webhook of the same account for another URL: no step of the trigger may touch it. */
+let foreign: { id: string; url: string };
+
+async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+	const response = await fetch(`${sandbox.url}/api/v1${path}?apiKey=${encodeURIComponent(sandbox.apiKey)}`, {
+		method,
+		headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	return { status: response.status, json: text ? JSON.parse(text) : undefined };
+}
+
+function trigger(parameters: Record<string, unknown> = {}): TriggerWorkflow {
+	return new TriggerWorkflow(receiver, { baseUrl: sandbox.url, apiKey: sandbox.apiKey }, { parameters: parameters as never });
+}
+
+function remoteFor(url: string) {
+	return sandbox.control.webhooks().filter((webhook) => webhook.url === url);
+}
+
+function writes(method: string) {
+	return sandbox.control.requests().filter((request) => request.method === method && request.path.includes('/webhooks'));
+}
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ rateLimit: false });
+	receiver = await WebhookReceiver.start();
+});
+
+afterAll(async () => {
+	await receiver?.stop();
+	await sandbox?.stop();
+});
+
+beforeEach(async () => {
+	sandbox.control.reset();
+	const created = await api('POST', '/webhooks', {
+		name: 'CRM sync (not n8n)',
+		url: 'https://crm.example.com/hooks/prospecting',
+		events: ['prospection.won'],
+	});
+	foreign = { id: created.json.id, url: created.json.url };
+});
+
+afterEach(() => {
+	// The other webhook of the account is untouched by every scenario.
+	const still = sandbox.control.webhooks().filter((webhook) => webhook.id === foreign.id);
+	expect(still).toHaveLength(1);
+	expect(still[0].url).toBe(foreign.url);
+	expect(still[0].events).toEqual(['prospection.won']);
+});
+
+describe('activation', () => {
+	it('registers exactly one webhook with this node\'s URL and events, keeping its id and secret', async () => {
+		const workflow = trigger();
+		expect(await workflow.activate()).toEqual({ created: true });
+
+		const mine = remoteFor(workflow.url());
+		expect(mine).toHaveLength(1);
+		expect([...mine[0].events].sort()).toEqual(['prospection.lost', 'prospection.won']);
+		expect(mine[0].name).toBe('n8n: Won and lost prospections / Prospecting Trigger');
+
+		const kept = workflow.nodeStaticData().webhooks as Record<string, any>;
+		expect(Object.keys(kept)).toEqual([workflow.url()]);
+		expect(kept[workflow.url()]).toMatchObject({ id: mine[0].id, secret: mine[0].secret, test: false });
+		expect(workflow.url()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook\/[0-9a-f-]{36}\/webhook$/);
+	});
+
+	it('activating again, and after a restart, reuses the same webhook', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [first] = remoteFor(workflow.url());
+
+		expect(await workflow.activate()).toEqual({ created: false });
+		const restarted = workflow.restarted();
+		expect(await restarted.activate()).toEqual({ created: false });
+
+		expect(remoteFor(workflow.url()).map((webhook) => webhook.id)).toEqual([first.id]);
+		expect(writes('POST')).toHaveLength(2); // the foreign webhook and ours, nothing more
+	});
+
+	it('recreates the webhook when it was deleted in the service by hand', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [first] = remoteFor(workflow.url());
+		expect((await api('DELETE', `/webhooks/${first.id}`)).status).toBeLessThan(300);
+
+		expect(await workflow.restarted().activate()).toEqual({ created: true });
+		const now = remoteFor(workflow.url());
+		expect(now).toHaveLength(1);
+		expect(now[0].id).not.toBe(first.id);
+	});
+
+	it('replaces the webhook when the user changed the events', async () => {
+		const workflow = trigger({ events: ['prospection.won'] });
+		await workflow.activate();
+		const [first] = remoteFor(workflow.url());
+		expect(first.events).toEqual(['prospection.won']);
+
+		const changed = workflow.restarted({ events: ['prospection.won'], otherEvents: 'lead.created' });
+		expect(await changed.activate()).toEqual({ created: true });
+		const now = remoteFor(workflow.url());
+		expect(now).toHaveLength(1);
+		expect(now[0].id).not.toBe(first.id);
+		expect([...now[0].events].sort()).toEqual(['lead.created', 'prospection.won']);
+		expect(sandbox.control.webhooks().some((webhook) => webhook.id === first.id)).toBe(false);
+	});
+
+	it('replaces, never reuses, a kept webhook whose secret is missing from static data', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [first] = remoteFor(workflow.url());
+
+		const staticData = workflow.persistedStaticData();
+		const nodeData = staticData['node:Prospecting Trigger'] as any;
+		delete nodeData.webhooks[workflow.url()].secret;
+		const withoutSecret = new TriggerWorkflow(
+			receiver,
+			{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
+			{ workflowId: workflow.workflow.id, webhookId: workflow.node.webhookId, staticData },
+		);
+		expect(await withoutSecret.activate()).toEqual({ created: true });
+
+		const now = remoteFor(workflow.url());
+		expect(now).toHaveLength(1);
+		expect(now[0].id).not.toBe(first.id);
+		expect((withoutSecret.nodeStaticData().webhooks as any)[workflow.url()].secret).toBe(now[0].secret);
+	});
+
+	it('replaces a stray webhook that already points at this node\'s URL (its secret is unknown)', async () => {
+		const workflow = trigger();
+		const stray = await api('POST', '/webhooks', { name: 'left over', url: workflow.url(), events: ['prospection.won'] });
+		expect(await workflow.activate()).toEqual({ created: true });
+
+		const now = remoteFor(workflow.url());
+		expect(now).toHaveLength(1);
+		expect(now[0].id).not.toBe(stray.json.id);
+	});
+
+	it('refuses an empty event choice before any call to the service', async () => {
+		const workflow = trigger({ events: [], otherEvents: ' , ' });
+		const before = sandbox.control.requests().length;
+		await expect(workflow.activate()).rejects.toThrow('Events: Choose at least one event in "Events" or "Other Events"');
+		expect(sandbox.control.requests().length).toBe(before);
+		expect(remoteFor(workflow.url())).toHaveLength(0);
+	});
+});
+
+describe('test URL and production URL', () => {
+	it('live side by side with their own secrets, and removing one leaves the other', async () => {
+		const production = trigger();
+		await production.activate();
+		// "Listen for test event" works on a copy of the saved workflow, static data included.
+		const listening = production.restarted();
+		expect(await listening.activate({ test: true })).toEqual({ created: true });
+
+		const live = remoteFor(production.url());
+		const test = remoteFor(production.url(true));
+		expect(live).toHaveLength(1);
+		expect(test).toHaveLength(1);
+		expect(test[0].secret).not.toBe(live[0].secret);
+		expect(test[0].name).toMatch(/^n8n \(test\): /);
+
+		const keptByTest = listening.nodeStaticData().webhooks as Record<string, any>;
+		expect(keptByTest[production.url()].id).toBe(live[0].id);
+		expect(keptByTest[production.url(true)]).toMatchObject({ id: test[0].id, test: true });
+
+		expect(await listening.deactivate({ test: true })).toBe(true);
+		expect(remoteFor(production.url(true))).toHaveLength(0);
+		expect(remoteFor(production.url()).map((webhook) => webhook.id)).toEqual([live[0].id]);
+		// The active workflow's own static data never saw the test registration.
+		expect(Object.keys(production.nodeStaticData().webhooks as object)).toEqual([production.url()]);
+		expect(await production.activate()).toEqual({ created: false });
+	});
+});
+
+describe('deactivation', () => {
+	it('deletes the webhook and forgets it', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		expect(await workflow.deactivate()).toBe(true);
+		expect(remoteFor(workflow.url())).toHaveLength(0);
+		expect(workflow.nodeStaticData().webhooks).toEqual({});
+	});
+
+	it('counts a webhook already gone (404) as deleted', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [mine] = remoteFor(workflow.url());
+		await api('DELETE', `/webhooks/${mine.id}`);
+
+		expect(await workflow.deactivate()).toBe(true);
+		expect(workflow.nodeStaticData().webhooks).toEqual({});
+		const deletes = writes('DELETE').filter((request) => request.path.endsWith(mine.id));
+		// The delete by hand, then the node's, answered 404 and taken as success.
+		expect(deletes).toHaveLength(2);
+		expect(deletes[1].status).toBe(404);
+	});
+
+	it('with nothing kept, succeeds without calling the service', async () => {
+		const workflow = trigger();
+		const before = sandbox.control.requests().length;
+		expect(await workflow.deactivate()).toBe(true);
+		expect(sandbox.control.requests().length).toBe(before);
+	});
+});
