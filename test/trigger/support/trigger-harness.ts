@@ -105,9 +105,48 @@ export class WebhookReceiver {
 	}
 }
 
+/** The part of Node's ServerResponse the receiver and n8n's response helpers use. */
+export interface PlainResponse {
+	statusCode: number;
+	headersSent: boolean;
+	writableEnded: boolean;
+	setHeader(name: string, value: string): unknown;
+	writeHead(status: number, headers?: Record<string, string>): unknown;
+	end(body?: string | Buffer): unknown;
+}
+
+/** A response kept in memory, for deliveries handed to webhook() without a socket. */
+export class CapturedResponse implements PlainResponse {
+	statusCode = 200;
+	headersSent = false;
+	writableEnded = false;
+	body = '';
+	readonly headers: Record<string, string> = {};
+
+	setHeader(name: string, value: string) {
+		this.headers[name.toLowerCase()] = value;
+		return this;
+	}
+
+	writeHead(status: number, headers: Record<string, string> = {}) {
+		this.statusCode = status;
+		for (const [name, value] of Object.entries(headers)) this.setHeader(name, value);
+		this.headersSent = true;
+		return this;
+	}
+
+	end(body?: string | Buffer) {
+		if (this.writableEnded) throw new Error('Response answered twice');
+		this.body = body === undefined ? '' : body.toString();
+		this.headersSent = true;
+		this.writableEnded = true;
+		return this;
+	}
+}
+
 /** Express-style helpers n8n's nodes use on the response (status, json, send). */
-function expressResponse(response: http.ServerResponse) {
-	const res = response as http.ServerResponse & {
+function expressResponse(response: PlainResponse) {
+	const res = response as PlainResponse & {
 		status(code: number): typeof res;
 		json(body: unknown): typeof res;
 		send(body: unknown): typeof res;
@@ -129,7 +168,7 @@ function expressResponse(response: http.ServerResponse) {
 	return res;
 }
 
-function respond(response: http.ServerResponse, status: number, body: unknown): string {
+function respond(response: PlainResponse, status: number, body: unknown): string {
 	const text = JSON.stringify(body);
 	if (!response.writableEnded) {
 		response.writeHead(status, { 'content-type': 'application/json' });
@@ -306,9 +345,30 @@ export class TriggerWorkflow {
 		return this.deliveries;
 	}
 
+	/**
+	 * Hands one delivery to webhook() in process, without HTTP: the same WebhookContext and answer
+	 * handling as the receiver, for large numbers of deliveries.
+	 */
+	async deliverInProcess(input: {
+		headers: Record<string, string | string[]>;
+		body: Buffer | string;
+		test?: boolean;
+	}): Promise<ReceivedDelivery> {
+		const headers: Record<string, string | string[]> = {};
+		for (const [name, value] of Object.entries(input.headers)) headers[name.toLowerCase()] = value;
+		headers['content-type'] ??= 'application/json';
+		const request = { method: 'POST', url: '/', headers } as unknown as http.IncomingMessage;
+		const response = new CapturedResponse();
+		const before = this.deliveries.length;
+		await this.receive(request, response, Buffer.from(input.body), input.test ?? false);
+		const delivery = this.deliveries[before];
+		if (delivery.status !== response.statusCode) throw new Error('Answer status and recorded status differ');
+		return delivery;
+	}
+
 	async receive(
 		request: http.IncomingMessage,
-		rawResponse: http.ServerResponse,
+		rawResponse: PlainResponse,
 		rawBody: Buffer,
 		test: boolean,
 	): Promise<void> {
@@ -324,7 +384,7 @@ export class TriggerWorkflow {
 	/** Handles one HTTP delivery: webhook() in a WebhookContext, then the run its items start. */
 	private async handleDelivery(
 		request: http.IncomingMessage,
-		rawResponse: http.ServerResponse,
+		rawResponse: PlainResponse,
 		rawBody: Buffer,
 		test: boolean,
 	): Promise<void> {
@@ -354,6 +414,8 @@ export class TriggerWorkflow {
 			additionalData,
 			mode,
 			this.webhookData(test, additionalData),
+			[],
+			null,
 		);
 
 		const delivery: ReceivedDelivery = { status: 0, answer: '', test };
@@ -371,7 +433,7 @@ export class TriggerWorkflow {
 
 		if (result.noWebhookResponse === true) {
 			delivery.status = rawResponse.statusCode;
-			delivery.answer = rawResponse.writableEnded ? '(answered by the node)' : '';
+			delivery.answer = rawResponse instanceof CapturedResponse ? rawResponse.body : '(answered by the node)';
 			if (!rawResponse.writableEnded) rawResponse.end();
 			this.deliveries.push(delivery);
 			return;
