@@ -50,17 +50,16 @@ function listLeads(store: Store, query: Query): ApiResponse {
 	const sourceIds = anyOf(multiValue(query, 'sourceIds'));
 	const routineIds = anyOf(multiValue(query, 'routineIds'));
 	const createdByIds = anyOf(multiValue(query, 'createdByIds'));
-	const matches = search ? store.leadMatcher(search) : undefined;
+	const source = search ? store.searchLeads(search) : store.leads;
 	const keep =
-		search || statuses || sourceIds || routineIds || createdByIds
+		statuses || sourceIds || routineIds || createdByIds
 			? (lead: Lead) =>
 					(!statuses || statuses.includes(lead.status)) &&
 					(!sourceIds || sourceIds.has(lead.sourceId)) &&
 					(!createdByIds || createdByIds.has(lead.createdById)) &&
-					(!routineIds || lead.routineIds.some((id) => routineIds.has(id))) &&
-					(!matches || matches(lead))
+					(!routineIds || lead.routineIds.some((id) => routineIds.has(id)))
 			: undefined;
-	return list(pageOf(store.leads, params, store.leadToJson, keep), params);
+	return list(pageOf(source, params, store.leadToJson, keep), params);
 }
 
 function listRoutines(store: Store, query: Query): ApiResponse {

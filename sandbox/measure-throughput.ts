@@ -28,11 +28,13 @@ async function main(): Promise<void> {
 		{ cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
 	);
 	let output = '';
+	let reported = false;
 	const url = await new Promise<string>((resolve, reject) => {
 		child.stdout.on('data', (chunk: Buffer) => {
 			output += chunk.toString();
 			const match = /listening on (http:\/\/\S+) \(ready in (\d+) ms\)/.exec(output);
-			if (match) {
+			if (match && !reported) {
+				reported = true;
 				console.log(`sandbox with ${leads} leads ready in ${match[2]} ms`);
 				resolve(match[1]);
 			}
@@ -57,13 +59,15 @@ async function main(): Promise<void> {
 	const leadsPage = () =>
 		`/api/v1/leads?${key}&limit=100&page=${random.int(1, pages)}&orderBy=createdAt&orderDirection=${random.next() < 0.5 ? 'asc' : 'desc'}`;
 	const prospectionsPage = () => `/api/v1/prospections?${key}&limit=100&page=${random.int(1, pages)}&orderBy=createdAt&orderDirection=desc`;
-	const filtered = () => `/api/v1/prospections?${key}&limit=100&status=WON&page=${random.int(1, 50)}`;
+	const byStatus = () => `/api/v1/prospections?${key}&limit=100&status=WON&page=${random.int(1, 50)}`;
+	const search = () => `/api/v1/leads?${key}&limit=100&search=${random.pick(['silva', 'aurora', 'example.org', '9123'])}`;
 	try {
 		await run('warm-up', leadsPage, 2);
 		for (const [title, pathFor] of [
 			['leads, random 100-item pages', leadsPage],
 			['prospections, random 100-item pages', prospectionsPage],
-			['prospections filtered by status (full scan per request)', filtered],
+			['prospections filtered by one status (served from the status index)', byStatus],
+			['lead search, 100-item pages (scans every lead)', search],
 		] as const) {
 			const { result } = await run(title, pathFor, seconds);
 			const non2xx = result.non2xx + result.errors;

@@ -34,7 +34,8 @@ function maskQuery(search: string): Record<string, string | string[]> {
 	const query: Record<string, string | string[]> = {};
 	if (!search) return query;
 	for (const [key, raw] of new URLSearchParams(search)) {
-		const value = key === 'apiKey' ? '***' : raw;
+		// Any spelling of the key's parameter is masked, even ones the service would not read.
+		const value = /^api_?key/i.test(key) ? '***' : raw;
 		const existing = query[key];
 		if (existing === undefined) query[key] = value;
 		else if (Array.isArray(existing)) existing.push(value);
@@ -44,7 +45,7 @@ function maskQuery(search: string): Record<string, string | string[]> {
 }
 
 function maskedQueryString(search: string): string {
-	return search.replace(/(^|&)apiKey=[^&]*/g, '$1apiKey=***');
+	return search.replace(/(^|&)(api_?key[^=&]*)=[^&]*/gi, '$1$2=***');
 }
 
 function readBody(req: http.IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {

@@ -98,7 +98,6 @@ export class Store {
 	private prospectionsByStatus = new Map<ProspectionStatus, Prospection[]>();
 	private leadJson = new Map<string, string>();
 	private prospectionJson = new Map<string, string>();
-	private searchText = new Map<string, { text: string; digits: string }>();
 	private activities = new Map<string, Activity[]>();
 	private seeded = new Set<string>();
 	private random!: SeededRandom;
@@ -129,7 +128,7 @@ export class Store {
 		for (const p of this.prospections) this.prospectionsByStatus.get(p.status)!.push(p);
 		this.leadJson = new Map();
 		this.prospectionJson = new Map();
-		this.searchText = new Map();
+		this.searchTexts = [];
 		this.activities = new Map();
 		// A separate stream for records created later, so ids stay deterministic per seed.
 		this.random = new SeededRandom(this.seed ^ 0x5eed);
@@ -172,23 +171,32 @@ export class Store {
 		return this.prospectionById.get(id);
 	}
 
-	/** Search over name, company, e-mail and phone values; phone digits match whatever the formatting. */
-	leadMatcher(search: string): (lead: Lead) => boolean {
+	/** Folded search text of each lead, aligned with `leads` (built on the first search, then kept up to date). */
+	private searchTexts: string[] = [];
+
+	private searchTextOf(lead: Lead): string {
+		const phones = [...lead.phones, ...lead.mobiles].map((c) => c.value);
+		// Phone digits are appended so '11999998888' finds '+55 11 99999-8888'.
+		return fold(
+			[lead.name, lead.company, ...lead.emails.map((c) => c.value), ...phones, ...phones.map((p) => p.replace(/\D/g, ''))].join('\n'),
+		);
+	}
+
+	/**
+	 * Leads whose name, company, e-mail or phone contains `search` (accents and case ignored; a phone written with
+	 * any punctuation matches by its digits), in the list's ascending order.
+	 */
+	searchLeads(search: string): Lead[] {
 		const term = fold(search.trim());
-		const termDigits = /^[\d\s()+\-.]+$/.test(term) ? term.replace(/\D/g, '') : '';
-		return (lead) => {
-			let entry = this.searchText.get(lead.id);
-			if (!entry) {
-				const phones = [...lead.phones, ...lead.mobiles].map((c) => c.value);
-				entry = {
-					text: fold([lead.name, lead.company, ...lead.emails.map((c) => c.value), ...phones].join('\n')),
-					digits: phones.map((p) => p.replace(/\D/g, '')).join('\n'),
-				};
-				this.searchText.set(lead.id, entry);
-			}
-			if (entry.text.includes(term)) return true;
-			return termDigits.length > 0 && entry.digits.includes(termDigits);
-		};
+		const digits = /^[\d\s()+\-.]+$/.test(term) ? term.replace(/\D/g, '') : '';
+		const texts = this.searchTexts;
+		for (let i = texts.length; i < this.leads.length; i++) texts.push(this.searchTextOf(this.leads[i]));
+		const found: Lead[] = [];
+		for (let i = 0; i < texts.length; i++) {
+			const text = texts[i];
+			if (text.includes(term) || (digits.length > 0 && text.includes(digits))) found.push(this.leads[i]);
+		}
+		return found;
 	}
 
 	private nextTimestamp(sorted: ReadonlyArray<{ createdAt: string }>): string {
