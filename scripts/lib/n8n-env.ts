@@ -30,7 +30,7 @@ export function n8nEnvironment(options: N8nEnvOptions): Record<string, string> {
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 		N8N_RUNNERS_BROKER_PORT: String(options.brokerPort),
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
-		N8N_PYTHON_ENABLED: 'false', // no Python runner is installed; avoids a start-up error line
+		N8N_PYTHON_ENABLED: 'false', // no Python is installed for the Code node; n8n still logs that its Python runner is missing
 		N8N_LOG_LEVEL: options.logLevel ?? 'info',
 		N8N_LOG_OUTPUT: 'console',
 		DB_TYPE: 'sqlite',
