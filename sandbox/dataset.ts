@@ -72,8 +72,15 @@ export interface Dataset {
 	threads: ConversationThread[];
 }
 
+const slugs = new Map<string, string>();
+/** Lower-case, accent-free form of a name (memoised: the name lists are small). */
 function slug(text: string): string {
-	return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+	let value = slugs.get(text);
+	if (value === undefined) {
+		value = text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+		slugs.set(text, value);
+	}
+	return value;
 }
 
 function phoneNumber(random: SeededRandom, mobile: boolean): string {
