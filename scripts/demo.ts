@@ -94,8 +94,17 @@ async function main() {
 			{ credential, routineId: routines[0]?.id },
 			{ activate: () => true },
 		);
+		if (keep) {
+			// Kept workflows were activated by n8n at start, before the credential pointed at this run's sandbox:
+			// publish them again so the trigger registers its webhook with this sandbox.
+			for (const { workflow, activated } of imported) {
+				if (!activated) continue;
+				await client.deactivateWorkflow(workflow.id);
+				await client.activateWorkflow(workflow.id);
+			}
+		}
 
-		const prospection = sandbox.control.prospections().find((p) => p.status === 'IN_PROGRESS' || p.status === 'FROZEN');
+		const [toWin, toLose] = sandbox.control.prospections().filter((p) => p.status === 'IN_PROGRESS');
 		const lines = [
 			'',
 			'n8n-nodes-prospecting demo is running (loopback only; Ctrl-C stops everything)',
@@ -119,12 +128,14 @@ async function main() {
 					: `  ${workflow.name}:\n    curl -s ${url}`,
 			);
 		}
-		if (prospection) {
+		const statusCurl = (id: string, status: string) =>
+			`    curl -s -X POST ${sandbox!.url}/__sandbox/prospections/${id}/status -H 'content-type: application/json' -d '{"status":"${status}"}'`;
+		if (toWin && toLose) {
 			lines.push(
 				'  Make a prospection WON (the trigger workflow runs; see Executions in n8n):',
-				`    curl -s -X POST ${sandbox.url}/__sandbox/prospections/${prospection.id}/status -H 'content-type: application/json' -d '{"status":"WON"}'`,
-				'  ...or LOST:',
-				`    curl -s -X POST ${sandbox.url}/__sandbox/prospections/<another id>/status -H 'content-type: application/json' -d '{"status":"LOST"}'`,
+				statusCurl(toWin.id, 'WON'),
+				'  ...or another one LOST:',
+				statusCurl(toLose.id, 'LOST'),
 				`  Deliveries the sandbox made: curl -s ${sandbox.url}/__sandbox/deliveries`,
 			);
 		}
