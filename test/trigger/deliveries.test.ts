@@ -5,6 +5,7 @@
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 
+import { allLogLines } from '../helpers';
 import { startSandbox } from '../../sandbox';
 import type { Delivery, RunningSandbox } from '../../sandbox';
 import type { ReceivedDelivery } from './support/trigger-harness';
@@ -12,9 +13,18 @@ import { TriggerWorkflow, WebhookReceiver } from './support/trigger-harness';
 
 let sandbox: RunningSandbox;
 let receiver: WebhookReceiver;
+/** Every trigger workflow of this file and every webhook secret the sandbox issued, for the secret scan. */
+const workflows: TriggerWorkflow[] = [];
+const secrets = new Set<string>();
+
+function collectSecrets(target: RunningSandbox = sandbox) {
+	for (const webhook of target.control.webhooks()) secrets.add(webhook.secret);
+}
 
 function trigger(parameters: Record<string, unknown> = {}, target: RunningSandbox = sandbox): TriggerWorkflow {
-	return new TriggerWorkflow(receiver, { baseUrl: target.url, apiKey: target.apiKey }, { parameters: parameters as never });
+	const workflow = new TriggerWorkflow(receiver, { baseUrl: target.url, apiKey: target.apiKey }, { parameters: parameters as never });
+	workflows.push(workflow);
+	return workflow;
 }
 
 function inProgress(count: number, target: RunningSandbox = sandbox): string[] {
@@ -65,7 +75,10 @@ afterAll(async () => {
 	await sandbox?.stop();
 });
 
-beforeEach(() => sandbox.control.reset());
+beforeEach(() => {
+	collectSecrets();
+	sandbox.control.reset();
+});
 
 describe('genuine deliveries from the service', () => {
 	it('a WON and a LOST prospection each start the workflow with the envelope, answered 200', async () => {
@@ -391,6 +404,7 @@ describe('a service that signs in another header', () => {
 		['read from the configured header', { signatureHeader: 'x-prospecting-signature' }, 200],
 		['refused when another header is configured', { signatureHeader: 'x-signature' }, 401],
 	])('%s', async (_label, options, status) => {
+		collectSecrets(custom);
 		custom.control.reset();
 		const workflow = trigger({ options }, custom);
 		await workflow.activate();
@@ -401,6 +415,28 @@ describe('a service that signs in another header', () => {
 		expect(received.status).toBe(status);
 		expect(sent.attempts[0].status).toBe(status);
 		expect(received.items?.length ?? 0).toBe(status === 200 ? 1 : 0);
+		collectSecrets(custom);
 		await workflow.deactivate();
+	});
+});
+
+describe('secrets', () => {
+	it('no webhook secret and no API key in any output, answer, run or log line of this file', () => {
+		collectSecrets();
+		expect(secrets.size).toBeGreaterThan(5);
+		const produced: string[] = [...allLogLines];
+		for (const workflow of workflows) {
+			produced.push(...workflow.logs);
+			for (const delivery of workflow.deliveries) {
+				produced.push(delivery.answer, JSON.stringify(delivery.items ?? null), String(delivery.error?.message ?? ''));
+				if (delivery.run) produced.push(JSON.stringify(delivery.run.run.data.resultData), ...delivery.run.logs);
+			}
+		}
+		expect(produced.some((line) => line.includes('rejected a delivery (401)'))).toBe(true);
+		const haystack = produced.join('\n');
+		for (const value of [sandbox.apiKey, ...secrets]) {
+			expect(haystack.includes(value)).toBe(false);
+			expect(haystack.includes(encodeURIComponent(value))).toBe(false);
+		}
 	});
 });

@@ -70,13 +70,13 @@ export class WebhookReceiver {
 
 	static async start(): Promise<WebhookReceiver> {
 		ensureEngine();
-		let receiver: WebhookReceiver | undefined;
-		const server = http.createServer((request, response) => {
-			void receiver!.handle(request, response);
-		});
+		const server = http.createServer();
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const { port } = server.address() as AddressInfo;
-		receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}`);
+		const receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}`);
+		server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
+			void receiver.handle(request, response);
+		});
 		return receiver;
 	}
 

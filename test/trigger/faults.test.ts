@@ -1,0 +1,198 @@
+/**
+ * The trigger's webhook lifecycle when the service fails: unreachable, 5xx, or a connection dropped
+ * after the service committed. Activation must fail clearly and leave no webhook behind;
+ * deactivation must fail clearly and the next activation must clean up. Secrets are scanned for in
+ * everything the package produced.
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { allLogLines } from '../helpers';
+import { startSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
+import { FlakyProxy } from './support/flaky-proxy';
+import { TriggerWorkflow, WebhookReceiver } from './support/trigger-harness';
+
+let sandbox: RunningSandbox;
+let receiver: WebhookReceiver;
+let closedUrl: string;
+const produced: string[] = [];
+const secrets = new Set<string>();
+
+function trigger(baseUrl = sandbox.url, from?: TriggerWorkflow): TriggerWorkflow {
+	return new TriggerWorkflow(receiver, { baseUrl, apiKey: sandbox.apiKey }, from
+		? { workflowId: from.workflow.id, webhookId: from.node.webhookId, staticData: from.persistedStaticData() }
+		: {});
+}
+
+function remoteFor(url: string) {
+	return sandbox.control.webhooks().filter((webhook) => webhook.url === url);
+}
+
+/** Runs a step expected to fail and returns its error, recording what a user would see of it. */
+async function failure(step: Promise<unknown>): Promise<Error & { description?: string }> {
+	const error = await step.then(
+		() => undefined,
+		(caught: unknown) => caught as Error & { description?: string },
+	);
+	if (error === undefined) throw new Error('The step was expected to fail');
+	produced.push(error.message, String(error.description ?? ''), JSON.stringify(error), String(error.stack));
+	return error;
+}
+
+function remember(workflow: TriggerWorkflow) {
+	for (const webhook of sandbox.control.webhooks()) secrets.add(webhook.secret);
+	produced.push(...workflow.logs, JSON.stringify(workflow.deliveries.map((d) => d.items ?? null)));
+}
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ rateLimit: false });
+	receiver = await WebhookReceiver.start();
+	// An address nothing listens on: the service unreachable.
+	const server = http.createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	closedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+afterAll(async () => {
+	await receiver?.stop();
+	await sandbox?.stop();
+});
+
+beforeEach(() => sandbox.control.reset());
+
+describe('activation under faults', () => {
+	it('service unreachable: a clear error, nothing registered', async () => {
+		const workflow = trigger(closedUrl);
+		const error = await failure(workflow.activate());
+		expect(error.message).toMatch(/^Could not register the webhook: the service's webhook list could not be read or cleaned up: /);
+		expect(error.message).toMatch(/Could not reach the service/);
+		expect(error.description).toMatch(/No webhook was created/);
+		expect(sandbox.control.webhooks()).toHaveLength(0);
+		expect(workflow.nodeStaticData().webhooks).toEqual({});
+		remember(workflow);
+	});
+
+	it('connection dropped after the service created the webhook: it is removed again', async () => {
+		const workflow = trigger();
+		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'], pathPrefix: '/webhooks' });
+		const error = await failure(workflow.activate());
+		expect(error.message).toMatch(/^Could not register the webhook with the service: /);
+		expect(error.description).toMatch(/was removed again \(1\)/);
+		// The service did create it...
+		const posts = sandbox.control.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/webhooks'));
+		expect(posts).toHaveLength(1);
+		// ...and nothing is left registered, nothing kept.
+		expect(remoteFor(workflow.url())).toHaveLength(0);
+		expect(workflow.nodeStaticData().webhooks).toEqual({});
+		remember(workflow);
+
+		expect(await workflow.activate()).toEqual({ created: true });
+		expect(remoteFor(workflow.url())).toHaveLength(1);
+		remember(workflow);
+	});
+
+	it('5xx on create: the service message reaches the user, nothing left', async () => {
+		const workflow = trigger();
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['POST'], pathPrefix: '/webhooks' });
+		const error = await failure(workflow.activate());
+		expect(error.message).toMatch(/^Could not register the webhook with the service: /);
+		expect(error.description).toMatch(/No webhook was left registered/);
+		expect(remoteFor(workflow.url())).toHaveLength(0);
+		remember(workflow);
+	});
+
+	it('created, then the network went down before the answer: the next activation cleans up', async () => {
+		const proxy = await FlakyProxy.start(sandbox.url);
+		try {
+			const workflow = trigger(proxy.url);
+			proxy.goDownAfter((method, path) => method === 'POST' && path.endsWith('/webhooks'));
+			const error = await failure(workflow.activate());
+			expect(error.message).toMatch(/^Could not register the webhook with the service: /);
+			expect(error.description).toMatch(/could not be reached to check whether a webhook was left registered/);
+			expect(error.description).toMatch(/next activation removes any webhook registered for this URL/);
+			// The service did create it and could not be asked to remove it.
+			const [orphan] = remoteFor(workflow.url());
+			expect(orphan).toBeDefined();
+			expect(workflow.nodeStaticData().webhooks).toEqual({});
+
+			proxy.restore();
+			expect(await workflow.activate()).toEqual({ created: true });
+			const now = remoteFor(workflow.url());
+			expect(now).toHaveLength(1);
+			expect(now[0].id).not.toBe(orphan.id);
+			remember(workflow);
+		} finally {
+			await proxy.stop();
+		}
+	});
+});
+
+describe('deactivation under faults', () => {
+	it('5xx on delete: a clear error, kept entry stays; the next activation reuses it and exactly one exists', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [mine] = remoteFor(workflow.url());
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['DELETE'] });
+
+		const error = await failure(workflow.deactivate());
+		expect(error.message).toMatch(new RegExp(`^Could not remove webhook ${mine.id} from the service: `));
+		expect(error.description).toMatch(/next activation of this workflow removes or reuses it/);
+		expect((workflow.nodeStaticData().webhooks as any)[workflow.url()].id).toBe(mine.id);
+
+		const again = workflow.restarted();
+		expect(await again.activate()).toEqual({ created: false });
+		expect(remoteFor(workflow.url()).map((w) => w.id)).toEqual([mine.id]);
+		expect(await again.deactivate()).toBe(true);
+		expect(remoteFor(workflow.url())).toHaveLength(0);
+		remember(workflow);
+		remember(again);
+	});
+
+	it('service unreachable on delete: a clear error; once it is back, activation and deactivation leave it clean', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const unreachable = trigger(closedUrl, workflow);
+		const error = await failure(unreachable.deactivate());
+		expect(error.message).toMatch(/^Could not remove webhook \S+ from the service: Could not reach the service/);
+		expect(remoteFor(workflow.url())).toHaveLength(1);
+
+		const back = trigger(sandbox.url, unreachable);
+		expect(await back.activate()).toEqual({ created: false });
+		expect(remoteFor(workflow.url())).toHaveLength(1);
+		expect(await back.deactivate()).toBe(true);
+		expect(sandbox.control.webhooks()).toHaveLength(0);
+		remember(workflow);
+		remember(unreachable);
+		remember(back);
+	});
+
+	it('events changed while the old webhook cannot be removed: a clear error, nothing duplicated', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const changed = workflow.restarted({ events: ['prospection.won'] });
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['DELETE'] });
+		const error = await failure(changed.activate());
+		expect(error.message).toMatch(/^Could not replace the webhook registered with the service: /);
+		expect(remoteFor(workflow.url())).toHaveLength(1);
+
+		expect(await changed.activate()).toEqual({ created: true });
+		const now = remoteFor(workflow.url());
+		expect(now).toHaveLength(1);
+		expect(now[0].events).toEqual(['prospection.won']);
+		remember(changed);
+	});
+});
+
+describe('secrets', () => {
+	it('neither the API key nor any webhook secret appears in errors, logs or outputs', () => {
+		expect(secrets.size).toBeGreaterThan(0);
+		expect(produced.length).toBeGreaterThan(0);
+		const haystack = [...produced, ...allLogLines].join('\n');
+		for (const value of [sandbox.apiKey, ...secrets]) {
+			expect(haystack.includes(value)).toBe(false);
+			expect(haystack.includes(encodeURIComponent(value))).toBe(false);
+		}
+	});
+});
