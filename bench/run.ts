@@ -7,7 +7,7 @@
  * or the bare loop itself. Writes bench/results.json (bench/results.quick.json for --quick) and the
  * table in BENCHMARKS.md. Loops are bounded; nothing leaves the machine.
  */
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { mkdirSync, writeFileSync } from 'node:fs';
 
@@ -77,8 +77,12 @@ async function main(): Promise<void> {
 
 	const runFigure = async (name: string, work: () => Promise<unknown>) => {
 		log(`${name}: start`);
+		// Other work on this 2-core machine shows up in every figure; the load average is kept with it.
+		const loadBefore = round(loadavg()[0], 2);
 		try {
-			figures[name] = await work();
+			const figure = await work();
+			figures[name] =
+				figure && typeof figure === 'object' ? { ...figure, loadAverage: { before: loadBefore, after: round(loadavg()[0], 2) } } : figure;
 			log(`${name}: done ${JSON.stringify(summaryOf(figures[name]))}`);
 		} catch (error) {
 			const reason = (error as Error).stack ?? String(error);

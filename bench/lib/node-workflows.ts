@@ -7,18 +7,33 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { executeWorkflow } from '../../test/helpers';
 import { PROSPECTING_NODE_TYPE, START_NODE_TYPE } from '../../test/helpers';
 import { measure, type Measured } from './measure';
+import { MINIMAL_WALK_NODE_TYPE, registerMinimalWalk } from './minimal-node';
 
 const NODE_NAME = 'Prospecting';
+
+/**
+ * Forgets the node's in-process rate budgets. The budget lives in module state, shared by every
+ * execution of the process (as in n8n); the benchmark resets the sandbox's windows between figures,
+ * so the node's idea of the window must start over too, as in a freshly started n8n.
+ */
+export function forgetRateBudgets(): void {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const transport = require('../../nodes/Prospecting/transport') as { resetBudgets?: () => void };
+	if (typeof transport.resetBudgets !== 'function') {
+		throw new Error('nodes/Prospecting/transport no longer exports resetBudgets; the benchmark needs it between figures');
+	}
+	transport.resetBudgets();
+}
 
 function startNode(): INode {
 	return { id: 'start', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
 }
 
-function prospectingNode(parameters: IDataObject): INode {
+function prospectingNode(parameters: IDataObject, type = PROSPECTING_NODE_TYPE): INode {
 	return {
 		id: 'prospecting',
 		name: NODE_NAME,
-		type: PROSPECTING_NODE_TYPE,
+		type,
 		typeVersion: 1,
 		position: [200, 0],
 		parameters: parameters as INode['parameters'],
@@ -26,9 +41,9 @@ function prospectingNode(parameters: IDataObject): INode {
 	};
 }
 
-function workflowOf(parameters: IDataObject) {
+function workflowOf(parameters: IDataObject, type = PROSPECTING_NODE_TYPE) {
 	return {
-		nodes: [startNode(), prospectingNode(parameters)],
+		nodes: [startNode(), prospectingNode(parameters, type)],
 		connections: { Start: { main: [[{ node: NODE_NAME, type: 'main' as const, index: 0 }]] } },
 	};
 }
@@ -60,6 +75,20 @@ export async function nodeWalk(
 			items: items.length,
 			error: result.error?.message,
 		};
+	});
+}
+
+/** The same walk through a minimal node that uses only n8n-core's request helper (see minimal-node.ts). */
+export async function minimalNodeWalk(
+	credentials: { baseUrl: string; apiKey: string },
+	pageSize: number,
+): Promise<Measured<NodeRunResult>> {
+	registerMinimalWalk();
+	const workflow = workflowOf({ pageSize }, MINIMAL_WALK_NODE_TYPE);
+	return await measure(async () => {
+		const result = await executeWorkflow(workflow, { credentials: { prospectingApi: credentials } });
+		const items = result.error ? [] : result.output(NODE_NAME);
+		return { ids: [], items: items.length, error: result.error?.message };
 	});
 }
 

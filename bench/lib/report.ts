@@ -167,7 +167,10 @@ export function benchmarksTable(results: Json): string {
 		'|---|---|---|---|---|',
 		...rows.map((r) => `| ${cell(r.figure)} | ${cell(r.result)} | ${cell(r.against)} | ${cell(r.target)} | ${cell(r.met)} |`),
 	];
-	const notRun = (results.notRun ?? []) as Array<{ figure: string; reason: string }>;
+	const notRun = [
+		...((results.notRun ?? []) as Array<{ figure: string; reason: string }>),
+		...((results.figures.realN8n?.notRun ?? []) as Array<{ figure: string; reason: string }>),
+	];
 	if (notRun.length) {
 		lines.push('', 'Not run in this run:', ...notRun.map((item) => `- ${item.figure}: ${cell(item.reason)}`));
 	}

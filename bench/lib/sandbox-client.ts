@@ -22,6 +22,7 @@ export interface RequestSummary {
 	tooMany: number;
 	firstAt: number | null;
 	lastAt: number | null;
+	pauses?: Array<{ afterRequest: number; atMs: number; gapMs: number }>;
 }
 
 export class SandboxProcess {

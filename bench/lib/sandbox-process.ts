@@ -25,10 +25,17 @@ async function main(): Promise<void> {
 			const byKind: Record<string, number> = {};
 			let first = Infinity;
 			let last = -Infinity;
-			for (const r of all) {
+			// Pauses between consecutive requests (longer than 50 ms): where a client waited.
+			const pauses: Array<{ afterRequest: number; atMs: number; gapMs: number }> = [];
+			let previous: number | undefined;
+			for (const [index, r] of all.entries()) {
+				const at = typeof r.at === 'number' ? r.at : Date.parse(String(r.at));
+				if (previous !== undefined && at - previous > 50 && pauses.length < 100) {
+					pauses.push({ afterRequest: index, atMs: previous - (Number.isFinite(first) ? first : previous), gapMs: at - previous });
+				}
+				previous = at;
 				byStatus[String(r.status)] = (byStatus[String(r.status)] ?? 0) + 1;
 				byKind[r.kind] = (byKind[r.kind] ?? 0) + 1;
-				const at = typeof r.at === 'number' ? r.at : Date.parse(String(r.at));
 				first = Math.min(first, at);
 				last = Math.max(last, at);
 			}
@@ -39,8 +46,21 @@ async function main(): Promise<void> {
 				tooMany: byStatus['429'] ?? 0,
 				firstAt: Number.isFinite(first) ? first : null,
 				lastAt: Number.isFinite(last) ? last : null,
+				pauses,
 			};
 		},
+		/** Requests since `fromIndex` matching every given field (query values compared as strings). */
+		countRequests: (fromIndex: number, match: { method?: string; path?: string; status?: number; query?: Record<string, string> }) =>
+			sandbox.control
+				.requests()
+				.slice(fromIndex)
+				.filter(
+					(r) =>
+						(match.method === undefined || r.method === match.method) &&
+						(match.path === undefined || r.path === match.path) &&
+						(match.status === undefined || r.status === match.status) &&
+						Object.entries(match.query ?? {}).every(([key, value]) => String(r.query[key]) === value),
+				).length,
 		leadIds: () => sandbox.control.leads().map((lead) => String(lead.id)),
 		leadCount: () => sandbox.control.leads().length,
 		leadNameCounts: (prefix: string) => {

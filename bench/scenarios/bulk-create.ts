@@ -6,7 +6,7 @@ import { benchLeadBody } from '../lib/bare';
 import type { BenchConfig } from '../lib/config';
 import { rateLimitFloor, type Floor } from '../lib/floor';
 import { round } from '../lib/measure';
-import { nodeBulkCreate } from '../lib/node-workflows';
+import { forgetRateBudgets, nodeBulkCreate } from '../lib/node-workflows';
 import { checkCreates, type CreateCheck } from '../lib/records';
 import type { RequestSummary, SandboxProcess } from '../lib/sandbox-client';
 
@@ -37,6 +37,7 @@ export async function runBulkCreate(
 	perRequestMs: number,
 ): Promise<BulkCreateResult> {
 	await sandbox.reset();
+	forgetRateBudgets();
 	await sandbox.setRateLimit({
 		enabled: true,
 		windowSeconds: config.windowSeconds,

@@ -5,7 +5,7 @@
 import type { BenchConfig } from '../lib/config';
 import { rateLimitFloor, type Floor } from '../lib/floor';
 import { round } from '../lib/measure';
-import { nodeWalk } from '../lib/node-workflows';
+import { forgetRateBudgets, nodeWalk } from '../lib/node-workflows';
 import { checkRecords, type RecordCheck } from '../lib/records';
 import type { RequestSummary, SandboxProcess } from '../lib/sandbox-client';
 
@@ -24,6 +24,7 @@ export async function runSharedKey(
 	expectedIds: string[],
 ): Promise<SharedKeyResult> {
 	await sandbox.reset();
+	forgetRateBudgets();
 	await sandbox.setRateLimit({
 		enabled: true,
 		windowSeconds: config.windowSeconds,

@@ -5,7 +5,7 @@
 import type { BenchConfig } from '../lib/config';
 import { rateLimitFloor, type Floor } from '../lib/floor';
 import { round } from '../lib/measure';
-import { nodeWalk } from '../lib/node-workflows';
+import { forgetRateBudgets, nodeWalk } from '../lib/node-workflows';
 import { checkRecords, type RecordCheck } from '../lib/records';
 import type { RequestSummary, SandboxProcess } from '../lib/sandbox-client';
 
@@ -28,6 +28,7 @@ export async function runWalk(
 	expectedIds: string[],
 ): Promise<WalkResult> {
 	await sandbox.reset();
+	forgetRateBudgets();
 	await sandbox.setRateLimit({
 		enabled: true,
 		windowSeconds: config.windowSeconds,

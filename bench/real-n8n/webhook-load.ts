@@ -1,0 +1,170 @@
+/**
+ * The trigger in real n8n: signed deliveries pushed with autocannon at the production webhook URL
+ * the Prospecting Trigger registered with the sandbox on activation, every request a distinct
+ * event (repeated event ids are acknowledged without an execution) signed with the secret the
+ * sandbox holds for that webhook. Measured against n8n's own Webhook node (no verification) under
+ * the same load in the same run.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+
+import autocannon from 'autocannon';
+
+import type { N8nClient } from '../../scripts/lib/n8n-client';
+import type { BenchConfig } from '../lib/config';
+import { round } from '../lib/measure';
+import type { SandboxProcess } from '../lib/sandbox-client';
+import { triggerWorkflow } from './workflows';
+
+export interface LoadFigures {
+	requestsPerSecond: number;
+	p50Ms: number;
+	p99Ms: number;
+	status2xx: number;
+	non2xx: number;
+	errors: number;
+	timeouts: number;
+	executions?: number;
+}
+
+export interface WebhookLoadResult extends LoadFigures {
+	seconds: number;
+	connections: number;
+	baseline?: LoadFigures & { label: string };
+	against: string;
+	error?: string;
+}
+
+function envelope(index: number) {
+	const now = new Date().toISOString();
+	return JSON.stringify({
+		id: `evt_bench_${index}_${randomUUID()}`,
+		test: false,
+		event: index % 2 ? 'prospection.lost' : 'prospection.won',
+		data: {
+			prospection: { id: `pr_bench_${index}`, status: index % 2 ? 'LOST' : 'WON', leadId: 'ld_bench', createdAt: now },
+			lead: { id: 'ld_bench', name: 'Bench Lead', company: 'Benchmark Ltda' },
+		},
+		retries: 0,
+		manualRetries: 0,
+		createdAt: now,
+	});
+}
+
+async function load(
+	url: string,
+	config: BenchConfig,
+	sign: ((body: string) => Record<string, string>) | undefined,
+): Promise<LoadFigures> {
+	let index = 0;
+	const result = await autocannon({
+		url,
+		connections: config.loadConnections,
+		duration: config.loadSeconds,
+		timeout: 30,
+		requests: [
+			{
+				method: 'POST',
+				setupRequest: (request: Record<string, unknown>) => {
+					const body = envelope(index++);
+					return {
+						...request,
+						body,
+						headers: { 'content-type': 'application/json', ...(sign ? sign(body) : {}) },
+					};
+				},
+			},
+		],
+	} as autocannon.Options);
+	return {
+		requestsPerSecond: round(result.requests.average, 1),
+		p50Ms: result.latency.p50,
+		p99Ms: result.latency.p99,
+		status2xx: result['2xx'],
+		non2xx: result.non2xx,
+		errors: result.errors,
+		timeouts: result.timeouts,
+	};
+}
+
+async function executionCount(client: N8nClient, workflowId: string): Promise<number> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const answer = await client.request<{ count: number }>('GET', `/rest/executions?filter=${filter}&limit=1`);
+	return answer.count;
+}
+
+/** Waits until the executions of a workflow stop growing (runs started by the load finish). */
+async function settledExecutionCount(client: N8nClient, workflowId: string): Promise<number> {
+	let last = -1;
+	for (let i = 0; i < 120; i++) {
+		const count = await executionCount(client, workflowId);
+		if (count === last) return count;
+		last = count;
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+	}
+	return last;
+}
+
+export async function runWebhookLoad(ctx: {
+	config: BenchConfig;
+	client: N8nClient;
+	n8nUrl: string;
+	sandbox: SandboxProcess;
+	log: (text: string) => void;
+}): Promise<WebhookLoadResult> {
+	const { config, client, sandbox, log } = ctx;
+	await sandbox.reset();
+	await sandbox.setRateLimit({ enabled: false });
+
+	// Baseline: n8n's Webhook node answering on receipt, no verification, same load.
+	const plain = await client.createWorkflow({
+		name: 'Bench plain webhook',
+		nodes: [
+			{
+				id: 'plain-hook',
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: 'bench-plain-webhook-id',
+				parameters: { httpMethod: 'POST', path: 'bench-plain', responseMode: 'onReceived', options: {} },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	});
+	await client.activateWorkflow(plain.id, plain.versionId);
+	log(`n8n webhook load: plain Webhook node baseline (${config.loadConnections} connections, ${config.loadSeconds} s)`);
+	const baselineFigures = await load(`${ctx.n8nUrl}/webhook/bench-plain`, config, undefined);
+	baselineFigures.executions = await settledExecutionCount(client, plain.id);
+	await client.deactivateWorkflow(plain.id);
+
+	const credential = await client.createCredential('Prospecting API (bench sandbox)', 'prospectingApi', {
+		baseUrl: sandbox.url,
+		apiKey: sandbox.apiKey,
+	});
+	const workflow = await client.createWorkflow(
+		triggerWorkflow({
+			name: 'Bench Prospecting Trigger',
+			credential: { id: credential.id, name: credential.name },
+			webhookId: 'bench-prospecting-trigger-id',
+		}),
+	);
+	await client.activateWorkflow(workflow.id, workflow.versionId);
+	const hooks = await sandbox.call<Array<{ url: string; secret: string }>>('webhooks');
+	if (hooks.length !== 1) throw new Error(`expected the trigger to register one webhook, the sandbox holds ${hooks.length}`);
+	const [hook] = hooks;
+	log(`n8n webhook load: Prospecting Trigger at ${hook.url}`);
+	const sign = (body: string) => ({ 'x-signature': createHmac('sha256', hook.secret).update(body).digest('hex') });
+	const figures = await load(hook.url, config, sign);
+	figures.executions = await settledExecutionCount(client, workflow.id);
+	await client.deactivateWorkflow(workflow.id);
+	return {
+		...figures,
+		seconds: config.loadSeconds,
+		connections: config.loadConnections,
+		baseline: { label: "n8n's Webhook node (no verification)", ...baselineFigures },
+		against:
+			`n8n's own Webhook node, same instance and load: ${Math.round(baselineFigures.requestsPerSecond)} req/s, p99 ${baselineFigures.p99Ms} ms ` +
+			`(${baselineFigures.executions} executions)`,
+	};
+}
