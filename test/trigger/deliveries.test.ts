@@ -331,6 +331,17 @@ describe('forged and altered deliveries are refused with 401 and start nothing',
 		}
 	});
 
+	it('an unexpected failure inside the node answers 500 and starts nothing', async () => {
+		const broken = trigger({ options: { signatureHeader: '={{ $("No such node").item.json.header }}' } });
+		await broken.activate();
+		const body = envelope();
+		const delivery = await broken.deliverInProcess({ headers: { 'x-signature': sign(secretOf(broken), body) }, body });
+		expect(delivery.status).toBe(500);
+		expect(JSON.parse(delivery.answer)).toEqual({ message: 'Delivery could not be processed' });
+		expect(delivery.items).toBeUndefined();
+		expect(broken.logs.some((line) => line.includes('could not process a delivery (500)'))).toBe(true);
+	});
+
 	it('oversized bodies: forged ones refused, a genuine one accepted, no crash', async () => {
 		const big = Buffer.alloc(24 * 1024 * 1024, 0x61);
 		await expectRefused(big, { 'x-signature': sign('guess', big) });

@@ -55,9 +55,25 @@ function parseEnvelope(rawBody: Buffer): IDataObject | undefined {
 
 /**
  * webhook(): verifies the delivery's signature before anything else, then emits the event.
- * Unverified deliveries answer 401 and start no execution.
+ * Unverified deliveries answer 401 and start no execution. An unexpected failure answers 500 and
+ * starts nothing either (n8n would otherwise start an execution just to show the error), so the
+ * service retries the delivery later.
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	try {
+		return await handleDelivery.call(this);
+	} catch (error) {
+		this.logger.error('Prospecting Trigger could not process a delivery (500)', {
+			node: this.getNode().name,
+			error: error instanceof Error ? error.message : String(error),
+		});
+		const response = this.getResponseObject();
+		if (response.headersSent) return { noWebhookResponse: true };
+		return answer(this, 500, 'Delivery could not be processed');
+	}
+}
+
+async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const options = this.getNodeParameter('options', {}) as DeliveryOptions;
 	const staticData = this.getWorkflowStaticData('node');
 	const test = this.getMode() === 'manual';
