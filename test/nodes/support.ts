@@ -1,0 +1,92 @@
+/** Builds and runs Prospecting workflows against a sandbox, and scans what a run produced for secrets. */
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+
+import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE_TYPE } from '../helpers';
+import type { WorkflowRunResult } from '../helpers';
+
+export const NODE_NAME = 'Prospecting';
+
+const startNode: INode = {
+	id: 'start',
+	name: 'Start',
+	type: START_NODE_TYPE,
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+export interface RunOptions {
+	baseUrl: string;
+	apiKey: string;
+	inputItems?: IDataObject[];
+	continueOnFail?: boolean;
+}
+
+export interface NodeRun extends WorkflowRunResult {
+	items: INodeExecutionData[];
+}
+
+/** Runs Start -> Prospecting with these parameters and returns the node's output and the run. */
+export async function runNode(parameters: INode['parameters'], options: RunOptions): Promise<NodeRun> {
+	const node: INode = {
+		id: 'prospecting',
+		name: NODE_NAME,
+		type: PROSPECTING_NODE_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters,
+		credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	};
+	const result = await executeWorkflow(
+		{
+			nodes: [startNode, node],
+			connections: { Start: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
+		},
+		{
+			credentials: { prospectingApi: { baseUrl: options.baseUrl, apiKey: options.apiKey } },
+			inputItems: options.inputItems,
+		},
+	);
+	return Object.assign(result, { items: result.error ? [] : result.output(NODE_NAME) });
+}
+
+/** Every text a user or an operator could see from a run: outputs, the error (all its fields), the log lines. */
+export function everythingVisible(run: WorkflowRunResult): string {
+	const parts: string[] = [];
+	try {
+		parts.push(JSON.stringify(run.run.data.resultData));
+	} catch {
+		parts.push(String(run.run.data.resultData));
+	}
+	if (run.error) {
+		const error = run.error as Error & IDataObject;
+		parts.push(error.message, String(error.description ?? ''), String(error.stack ?? ''));
+		try {
+			parts.push(JSON.stringify(error));
+			parts.push(JSON.stringify(error, Object.getOwnPropertyNames(error)));
+		} catch {
+			parts.push('unserialisable error');
+		}
+		const cause = (error as { cause?: unknown }).cause;
+		if (cause) parts.push(String(cause), JSON.stringify(cause, Object.getOwnPropertyNames(cause)));
+	}
+	parts.push(...run.logs);
+	return parts.join('\n');
+}
+
+/** The forms of a key that must never appear: plain and URL-encoded. */
+export function secretForms(secret: string): string[] {
+	return [...new Set([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+')])];
+}
+
+export function expectNoSecret(run: WorkflowRunResult, secret: string): void {
+	const text = everythingVisible(run);
+	for (const form of secretForms(secret)) {
+		expect(text.includes(form)).toBe(false);
+	}
+}
+
+export function jsonOf(items: INodeExecutionData[]): IDataObject[] {
+	return items.map((item) => item.json);
+}
