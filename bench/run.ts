@@ -27,7 +27,7 @@ import { runRealN8n } from './real-n8n/run-real-n8n';
 export type ResetFormat = 'epoch-seconds' | 'epoch-ms' | 'delta-seconds';
 
 /** Reset formats every rate-limited figure is measured under: the sandbox default and the precise one. */
-const RESET_FORMATS: ResetFormat[] = ['epoch-seconds', 'epoch-ms'];
+const RESET_FORMATS: ResetFormat[] = (process.env.BENCH_RESET_FORMATS?.split(',') as ResetFormat[] | undefined) ?? ['epoch-seconds', 'epoch-ms'];
 
 const log = (text: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
 

@@ -10,7 +10,7 @@
  * fresh user folder, and stopped (its whole process group) when the figures are done.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -92,7 +92,7 @@ export async function runRealN8n(config: BenchConfig, options: RealN8nOptions): 
 			encryptionKey: ENCRYPTION_KEY,
 			logFile: path.join(benchRoot, 'n8n.log'),
 			pidDir,
-			logLevel: 'warn',
+			logLevel: (process.env.BENCH_N8N_LOG_LEVEL as 'warn' | 'info' | 'debug' | undefined) ?? 'warn',
 		});
 		result.startSeconds = round((performance.now() - started) / 1000, 1);
 		log(`n8n ready in ${result.startSeconds} s`);
@@ -101,10 +101,14 @@ export async function runRealN8n(config: BenchConfig, options: RealN8nOptions): 
 
 		if (options.alternative) {
 			result.alternative = await runHttpRequestAlternative({ config, client, n8nUrl: n8n.url, sandbox, log });
-			writeFileSync(path.join(benchRoot, 'alternative.json'), JSON.stringify(result.alternative, null, '\t'));
 		}
 		if (options.trigger) {
-			result.trigger = await runWebhookLoad({ config, client, n8nUrl: n8n.url, sandbox, log });
+			try {
+				result.trigger = await runWebhookLoad({ config, client, n8nUrl: n8n.url, sandbox, log });
+			} catch (error) {
+				log(`n8n webhook load failed: ${(error as Error).stack ?? error}`);
+				result.notRun.push({ figure: 'n8n-trigger', reason: (error as Error).message.slice(0, 500) });
+			}
 		}
 	} finally {
 		await n8n?.stop().catch(() => undefined);

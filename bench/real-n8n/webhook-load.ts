@@ -29,7 +29,9 @@ export interface LoadFigures {
 export interface WebhookLoadResult extends LoadFigures {
 	seconds: number;
 	connections: number;
-	baseline?: LoadFigures & { label: string };
+	/** One connection, one delivery at a time: latency without queueing. */
+	sequential?: LoadFigures;
+	baseline?: LoadFigures & { label: string; sequential?: LoadFigures };
 	against: string;
 	error?: string;
 }
@@ -54,12 +56,14 @@ async function load(
 	url: string,
 	config: BenchConfig,
 	sign: ((body: string) => Record<string, string>) | undefined,
+	connections = config.loadConnections,
+	duration = config.loadSeconds,
 ): Promise<LoadFigures> {
 	let index = 0;
 	const result = await autocannon({
 		url,
-		connections: config.loadConnections,
-		duration: config.loadSeconds,
+		connections,
+		duration,
 		timeout: 30,
 		requests: [
 			{
@@ -85,6 +89,8 @@ async function load(
 		timeouts: result.timeouts,
 	};
 }
+
+const SEQUENTIAL_SECONDS = 5;
 
 async function executionCount(client: N8nClient, workflowId: string): Promise<number> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
@@ -134,8 +140,18 @@ export async function runWebhookLoad(ctx: {
 	});
 	await client.activateWorkflow(plain.id, plain.versionId);
 	log(`n8n webhook load: plain Webhook node baseline (${config.loadConnections} connections, ${config.loadSeconds} s)`);
+	// The plain Webhook node is published in the background too: wait until it answers.
+	for (let i = 0; i < 120; i++) {
+		const probe = await fetch(`${ctx.n8nUrl}/webhook/bench-plain`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+		await probe.arrayBuffer();
+		if (probe.status === 200) break;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	const baselineSequential = await load(`${ctx.n8nUrl}/webhook/bench-plain`, config, undefined, 1, SEQUENTIAL_SECONDS);
+	const baselineAfterSequential = await settledExecutionCount(client, plain.id);
 	const baselineFigures = await load(`${ctx.n8nUrl}/webhook/bench-plain`, config, undefined);
-	baselineFigures.executions = await settledExecutionCount(client, plain.id);
+	baselineFigures.executions = (await settledExecutionCount(client, plain.id)) - baselineAfterSequential;
+	log(`  → sequential ${JSON.stringify(baselineSequential)}; loaded ${JSON.stringify(baselineFigures)}`);
 	await client.deactivateWorkflow(plain.id);
 
 	const credential = await client.createCredential('Prospecting API (bench sandbox)', 'prospectingApi', {
@@ -150,21 +166,33 @@ export async function runWebhookLoad(ctx: {
 		}),
 	);
 	await client.activateWorkflow(workflow.id, workflow.versionId);
-	const hooks = await sandbox.call<Array<{ url: string; secret: string }>>('webhooks');
+	// n8n 2.x publishes an activated workflow's triggers in the background: wait (bounded) for the
+	// trigger's create() to have registered the webhook with the service.
+	let hooks: Array<{ url: string; secret: string }> = [];
+	for (let i = 0; i < 120 && hooks.length === 0; i++) {
+		hooks = await sandbox.call<Array<{ url: string; secret: string }>>('webhooks');
+		if (hooks.length === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+	}
 	if (hooks.length !== 1) throw new Error(`expected the trigger to register one webhook, the sandbox holds ${hooks.length}`);
 	const [hook] = hooks;
 	log(`n8n webhook load: Prospecting Trigger at ${hook.url}`);
 	const sign = (body: string) => ({ 'x-signature': createHmac('sha256', hook.secret).update(body).digest('hex') });
+	const sequential = await load(hook.url, config, sign, 1, SEQUENTIAL_SECONDS);
+	const afterSequential = await settledExecutionCount(client, workflow.id);
+	sequential.executions = afterSequential;
 	const figures = await load(hook.url, config, sign);
-	figures.executions = await settledExecutionCount(client, workflow.id);
+	figures.executions = (await settledExecutionCount(client, workflow.id)) - afterSequential;
+	log(`  → sequential ${JSON.stringify(sequential)}; loaded ${JSON.stringify(figures)}`);
 	await client.deactivateWorkflow(workflow.id);
 	return {
 		...figures,
 		seconds: config.loadSeconds,
 		connections: config.loadConnections,
-		baseline: { label: "n8n's Webhook node (no verification)", ...baselineFigures },
+		sequential,
+		baseline: { label: "n8n's Webhook node (no verification)", ...baselineFigures, sequential: baselineSequential },
 		against:
-			`n8n's own Webhook node, same instance and load: ${Math.round(baselineFigures.requestsPerSecond)} req/s, p99 ${baselineFigures.p99Ms} ms ` +
-			`(${baselineFigures.executions} executions)`,
+			`n8n's own Webhook node (no verification), same instance and load: ${Math.round(baselineFigures.requestsPerSecond)} req/s, p99 ${baselineFigures.p99Ms} ms ` +
+			`(${baselineFigures.executions} executions); one connection at a time: trigger p50 ${sequential.p50Ms} ms / p99 ${sequential.p99Ms} ms, ` +
+			`Webhook node p50 ${baselineSequential.p50Ms} ms / p99 ${baselineSequential.p99Ms} ms`,
 	};
 }
