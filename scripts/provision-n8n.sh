@@ -81,7 +81,7 @@ say "Node for n8n: $(node --version)"
 # 2. n8n, built against Node 24's headers.
 if [ ! -f "$N8N_DIR/.provisioned" ]; then
   check_registry
-  say "Installing n8n $N8N_VERSION into $N8N_DIR (first time only: about 6 minutes and 3 GB)"
+  say "Installing n8n $N8N_VERSION into $N8N_DIR (first time only: about 5 minutes and 3.1 GB)"
   mkdir -p "$N8N_DIR"
   cat >"$N8N_DIR/package.json" <<JSON
 {
