@@ -7,5 +7,5 @@ source "$(dirname "$0")/lib/common.sh"
 build_package
 provision_n8n
 # Not exec'd: the EXIT trap must still run after the demo ends, whatever way it ends.
-"$TS_NODE" --transpile-only "$REPO_ROOT/scripts/demo.ts" "$@" || status=$?
-exit "${status:-0}"
+run_child "$TS_NODE" --transpile-only "$REPO_ROOT/scripts/demo.ts" "$@"
+exit "$CHILD_STATUS"

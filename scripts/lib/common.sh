@@ -37,3 +37,17 @@ provision_n8n() {
 }
 
 TS_NODE="$REPO_ROOT/node_modules/.bin/ts-node"
+
+# Runs a command as a child and passes INT/TERM on to it, so that a signal sent to this script alone (a CI timeout,
+# `kill <pid>`) also ends the child, and the EXIT trap then stops whatever n8n it left. Sets CHILD_STATUS.
+run_child() {
+  "$@" &
+  local child=$!
+  trap 'kill -TERM "$child" 2>/dev/null || true' INT TERM
+  CHILD_STATUS=0
+  while :; do
+    if wait "$child"; then CHILD_STATUS=0; else CHILD_STATUS=$?; fi
+    kill -0 "$child" 2>/dev/null || break
+  done
+  trap - INT TERM
+}
