@@ -115,7 +115,8 @@ async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookResponse
 	if (envelope.test === true && options.includeTestDeliveries === false) {
 		return ignore('test delivery');
 	}
-	if (typeof envelope.event === 'string' && !verifiedBy.events.includes(envelope.event)) {
+	const subscribed = Array.isArray(verifiedBy.events) ? verifiedBy.events : [];
+	if (typeof envelope.event === 'string' && subscribed.length > 0 && !subscribed.includes(envelope.event)) {
 		return ignore(`event ${envelope.event.slice(0, 100)} not subscribed`);
 	}
 	const eventId = envelope.id;
