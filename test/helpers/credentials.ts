@@ -49,7 +49,6 @@ export function registerCredentialType(name: string, credentialType: ICredential
 }
 
 registerCredentialType('prospectingApi', () => {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const loaded = require(path.join(repositoryRoot, 'credentials/ProspectingApi.credentials.ts')) as {
 		ProspectingApi: new () => ICredentialType;
 	};

@@ -20,3 +20,16 @@ export {
 } from './node-types';
 export { credentialTypes, registerCredentialType, TestCredentialsHelper } from './credentials';
 export { allLogLines, serialiseMetadata } from './log-capture';
+export {
+	createTriggerWorkflow,
+	startWebhookReceiver,
+	TriggerWorkflowHandle,
+} from './trigger';
+export type {
+	DeliveryInput,
+	DeliveryResult,
+	TriggerWorkflowOptions,
+	WebhookMethodName,
+	WebhookMode,
+	WebhookReceiver,
+} from './trigger';

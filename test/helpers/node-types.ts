@@ -56,7 +56,6 @@ function fromSource(relativeFile: string, className: string): NodeTypeSource {
 		let loaded: Record<string, unknown>;
 		try {
 			// Required at call time: the file may not exist yet when the harness itself is tested.
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
 			loaded = require(file) as Record<string, unknown>;
 		} catch (error) {
 			throw new ApplicationError(`Cannot load node class ${className} from ${relativeFile}`, {
