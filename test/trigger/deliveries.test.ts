@@ -198,6 +198,18 @@ describe('repeated deliveries', () => {
 		expect(workflow.deliveries.filter((d) => d.items !== undefined)).toHaveLength(1);
 	});
 
+	it('two copies of one event arriving at the same time start one execution', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const body = envelope();
+		const signature = sign(secretOf(workflow), body);
+		const answers = await Promise.all([1, 2, 3].map(() => post(workflow.url(), body, { 'x-signature': signature })));
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+		await workflow.waitForDeliveries(3);
+		expect(workflow.deliveries.filter((d) => d.items !== undefined)).toHaveLength(1);
+		expect(answers.filter((answer) => answer.text.includes('repeated delivery'))).toHaveLength(2);
+	});
+
 	it('with Ignore Repeated Deliveries off, each delivery runs', async () => {
 		const workflow = trigger({ options: { ignoreRepeatedDeliveries: false } });
 		const sent = await firstDelivery(workflow);
