@@ -1,0 +1,106 @@
+/** Rate limits: waiting before a refusal, 429 with Retry-After and doubling, giving up, the shared budget. */
+import { startSandbox } from '../../sandbox';
+import type { RunningSandbox, SandboxOptions } from '../../sandbox';
+import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { expectNoSecret, jsonOf, runNode } from './support';
+
+const running: RunningSandbox[] = [];
+
+async function sandboxWith(options: SandboxOptions): Promise<RunningSandbox> {
+	const sandbox = await startSandbox(options);
+	running.push(sandbox);
+	return sandbox;
+}
+
+afterAll(async () => {
+	await Promise.all(running.map(async (sandbox) => await sandbox.stop()));
+});
+beforeEach(() => resetBudgets());
+
+const statuses = (sandbox: RunningSandbox) => sandbox.control.requests().map((request) => request.status);
+
+describe('429 answers', () => {
+	let sandbox: RunningSandbox;
+	beforeAll(async () => {
+		sandbox = await sandboxWith({ dataset: { customFields: 3, leads: 5 } });
+	});
+	beforeEach(() => sandbox.control.reset());
+
+	it('waits Retry-After, doubles the wait on the next refusal, then succeeds', async () => {
+		sandbox.control.injectFault({ kind: 'rate-limit', count: 2, retryAfterSeconds: 1 });
+		const started = Date.now();
+		const run = await runNode(
+			{ resource: 'customField', operation: 'getMany', returnAll: true },
+			{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
+		);
+		const elapsed = Date.now() - started;
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(3);
+		expect(statuses(sandbox)).toEqual([429, 429, 200]);
+		// 1 s, then doubled to 2 s: a sleep is never shorter than asked.
+		expect(elapsed).toBeGreaterThanOrEqual(2900);
+		expect(run.logs.some((line) => line.includes('refused with 429'))).toBe(true);
+		expectNoSecret(run, sandbox.apiKey);
+	});
+
+	it('gives up past the maximum wait, saying how long it waited and why', async () => {
+		sandbox.control.injectFault({ kind: 'rate-limit', count: 10, retryAfterSeconds: 1 });
+		const run = await runNode(
+			{ resource: 'customField', operation: 'getMany', returnAll: true, options: { maxRateLimitWait: 1 } },
+			{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
+		);
+		expect(run.error?.message).toBe('Rate limit still reached after waiting 1 s in total (maximum 1 s)');
+		expect(String((run.error as { description?: string }).description)).toMatch(/refused the request 2 times with 429/);
+		expect(statuses(sandbox)).toEqual([429, 429]);
+		expectNoSecret(run, sandbox.apiKey);
+	});
+
+	it('retries a write refused with 429, which the service did not process, and creates the lead once', async () => {
+		sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 1 });
+		const before = sandbox.control.leads().length;
+		const run = await runNode(
+			{ resource: 'lead', operation: 'create', name: 'Rita', email: 'rita.429@example.com' },
+			{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
+		);
+		expect(run.error).toBeUndefined();
+		expect(sandbox.control.leads().length).toBe(before + 1);
+		expect(statuses(sandbox)).toEqual([429, 201]);
+	});
+});
+
+describe('waiting before the limit is reached', () => {
+	it.each(['epoch-seconds', 'epoch-ms', 'delta-seconds'] as const)(
+		'reads X-RateLimit-Reset as %s and walks across windows without one refusal',
+		async (format) => {
+			const sandbox = await sandboxWith({
+				windowSeconds: 1,
+				readLimit: 3,
+				rateLimitResetFormat: format,
+				dataset: { leads: 8 },
+			});
+			const run = await runNode(
+				{ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } },
+				{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
+			);
+			expect(run.error).toBeUndefined();
+			expect(run.items).toHaveLength(8);
+			expect(statuses(sandbox).filter((status) => status === 429)).toHaveLength(0);
+			expect(run.logs.some((line) => line.includes('budget spent'))).toBe(true);
+		},
+	);
+
+	it('shares one budget between two executions walking at once with the same key', async () => {
+		const sandbox = await sandboxWith({ windowSeconds: 1, readLimit: 3, dataset: { leads: 6 } });
+		const connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
+		const walk = () =>
+			runNode({ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } }, connection);
+		const [first, second] = await Promise.all([walk(), walk()]);
+		expect(first.error).toBeUndefined();
+		expect(second.error).toBeUndefined();
+		const expected = sandbox.control.leads().map((lead) => lead.id).sort();
+		expect(jsonOf(first.items).map((lead) => lead.id).sort()).toEqual(expected);
+		expect(jsonOf(second.items).map((lead) => lead.id).sort()).toEqual(expected);
+		expect(sandbox.control.requests()).toHaveLength(12);
+		expect(statuses(sandbox).filter((status) => status === 429)).toHaveLength(0);
+	});
+});
