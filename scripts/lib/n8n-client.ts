@@ -52,6 +52,13 @@ export interface ExecutionDetail extends ExecutionSummary {
 	};
 }
 
+export interface PublicationStatus {
+	status: 'published' | 'not_published' | 'in_progress' | 'partial' | 'failed';
+	liveVersionId: string | null;
+	pendingVersionId: string | null;
+	triggers: Array<{ nodeId: string; status: string; errorMessage?: string | null }>;
+}
+
 export class N8nRestError extends Error {
 	constructor(
 		readonly status: number,
@@ -162,14 +169,41 @@ export class N8nClient {
 		return await this.request('GET', `/rest/workflows/${id}`);
 	}
 
-	/** n8n 2.x "publish": activates the given version (its triggers and webhooks go live). */
-	async activateWorkflow(id: string, versionId?: string): Promise<StoredWorkflow> {
+	/**
+	 * n8n 2.x "publish": activates the given version (its triggers and webhooks go live). n8n applies it through
+	 * its publication outbox, shortly after this call returns; by default this waits until n8n reports the
+	 * workflow published (webhooks served, trigger webhooks registered), or fails with n8n's error.
+	 */
+	async activateWorkflow(id: string, versionId?: string, options: { wait?: boolean } = {}): Promise<StoredWorkflow> {
 		const version = versionId ?? (await this.getWorkflow(id)).versionId;
-		return await this.request('POST', `/rest/workflows/${id}/activate`, { versionId: version });
+		const result = await this.request<StoredWorkflow>('POST', `/rest/workflows/${id}/activate`, { versionId: version });
+		if (options.wait !== false) await this.waitForPublication(id, 'published');
+		return result;
 	}
 
-	async deactivateWorkflow(id: string): Promise<StoredWorkflow> {
-		return await this.request('POST', `/rest/workflows/${id}/deactivate`, {});
+	/** Unpublishes the workflow; by default waits until n8n has taken its triggers down (remote webhooks deleted). */
+	async deactivateWorkflow(id: string, options: { wait?: boolean } = {}): Promise<StoredWorkflow> {
+		const result = await this.request<StoredWorkflow>('POST', `/rest/workflows/${id}/deactivate`, {});
+		if (options.wait !== false) await this.waitForPublication(id, 'not_published');
+		return result;
+	}
+
+	async publicationStatus(id: string): Promise<PublicationStatus> {
+		return await this.request('GET', `/rest/workflows/${id}/publication-status`);
+	}
+
+	async waitForPublication(id: string, wanted: 'published' | 'not_published', timeoutMs = 90_000): Promise<PublicationStatus> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const status = await this.publicationStatus(id);
+			if (status.status === wanted) return status;
+			if (wanted === 'published' && (status.status === 'failed' || status.status === 'partial')) {
+				const reasons = status.triggers.map((t) => t.errorMessage).filter(Boolean).join('; ');
+				throw new Error(`n8n could not publish workflow ${id}: ${reasons || status.status}`);
+			}
+			if (Date.now() > deadline) throw new Error(`Workflow ${id} is still "${status.status}" after ${timeoutMs / 1000} s`);
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
 	}
 
 	async deleteWorkflow(id: string): Promise<void> {
