@@ -171,3 +171,14 @@ describe('executeWorkflow', () => {
 		expect(first.run.data.resultData.runData['Echo API']).not.toBe(second.run.data.resultData.runData['Echo API']);
 	});
 });
+
+describe('node type registry', () => {
+	it('refuses a workflow whose node type is unknown, naming the type', async () => {
+		await expect(
+			executeWorkflow({
+				nodes: [startNode, { ...echoNode(), type: 'n8n-nodes-harness.neverRegistered' }],
+				connections: {},
+			}),
+		).rejects.toThrow('Unknown node type "n8n-nodes-harness.neverRegistered"');
+	});
+});

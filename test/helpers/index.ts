@@ -33,3 +33,5 @@ export type {
 	WebhookMode,
 	WebhookReceiver,
 } from './trigger';
+export { testCredential } from './credential-test';
+export type { CredentialTestResult } from './credential-test';
