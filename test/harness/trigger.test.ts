@@ -1,7 +1,8 @@
 import { createHmac, randomUUID } from 'node:crypto';
 
-import { createTriggerWorkflow, registerNodeType, startWebhookReceiver } from '../helpers';
+import { createTriggerWorkflow, executeWorkflow, registerNodeType, startWebhookReceiver } from '../helpers';
 import type { TriggerWorkflowHandle, WebhookReceiver } from '../helpers';
+import { ECHO_API_NODE_TYPE, EchoApi } from './fixtures/echo-api.node';
 import { SIGNED_HOOK_TRIGGER_NODE_TYPE, SignedHookTrigger } from './fixtures/signed-hook-trigger.node';
 import { startRecordingServer } from './fixtures/recording-server';
 import type { RecordingServer } from './fixtures/recording-server';
@@ -9,6 +10,7 @@ import type { RecordingServer } from './fixtures/recording-server';
 const API_KEY = 'harness-trigger-key-abcdefghijklmnopqrstuv';
 
 registerNodeType(SIGNED_HOOK_TRIGGER_NODE_TYPE, new SignedHookTrigger());
+registerNodeType(ECHO_API_NODE_TYPE, new EchoApi());
 
 interface RemoteHook {
 	id: string;
@@ -151,5 +153,42 @@ describe('trigger helpers', () => {
 		expect(genuine.workflowData?.[0][0].json).toEqual({ id: 'evt-2' });
 		expect(unparsable.status).toBe(422);
 		expect(unparsable.workflowData).toBeUndefined();
+	});
+
+	it('runs the workflow a delivery starts, with the trigger node as its start', async () => {
+		await handle.activate();
+		const { secret } = handle.nodeStaticData as { secret: string };
+		const body = '{"path":"/hooks"}';
+		const delivery = await handle.deliver({
+			headers: { 'content-type': 'application/json', 'x-signature': createHmac('sha256', secret).update(body).digest('hex') },
+			rawBody: body,
+		});
+
+		const { output, error } = await executeWorkflow(
+			{
+				nodes: [
+					handle.node,
+					{
+						id: 'echo',
+						name: 'Echo API',
+						type: ECHO_API_NODE_TYPE,
+						typeVersion: 1,
+						position: [200, 0],
+						parameters: { path: '={{ $json.path }}' },
+						credentials: handle.node.credentials,
+					},
+				],
+				connections: { [handle.node.name]: { main: [[{ node: 'Echo API', type: 'main', index: 0 }]] } },
+			},
+			{
+				credentials: { prospectingApi: { baseUrl: server.url, apiKey: API_KEY } },
+				inputItems: delivery.workflowData![0].map((item) => item.json),
+				mode: 'webhook',
+			},
+		);
+
+		expect(error).toBeUndefined();
+		expect(output(handle.node.name).map((item) => item.json)).toEqual([{ path: '/hooks' }]);
+		expect(output('Echo API')[0].json).toEqual({ data: [expect.objectContaining({ url: handle.webhookUrl() })] });
 	});
 });
