@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { executeWorkflow, registerNodeType, START_NODE_TYPE } from '../helpers';
+import { executeWorkflow, findSecret, registerNodeType, START_NODE_TYPE } from '../helpers';
 import { ECHO_API_NODE_TYPE, EchoApi } from './fixtures/echo-api.node';
 import { startRecordingServer } from './fixtures/recording-server';
 import type { RecordingServer } from './fixtures/recording-server';
@@ -180,5 +180,50 @@ describe('node type registry', () => {
 				connections: {},
 			}),
 		).rejects.toThrow('Unknown node type "n8n-nodes-harness.neverRegistered"');
+	});
+});
+
+describe('findSecret', () => {
+	it('names every place a secret surfaces, in plain or URL-encoded form', () => {
+		const secret = 'key/with+chars';
+		const places = {
+			clean: { json: { ok: true } },
+			output: [{ json: { url: `https://x.test/?apiKey=${encodeURIComponent(secret)}` } }],
+			error: Object.assign(new Error('failed'), { description: `sent ${secret}` }),
+			logs: ['[debug] nothing', `[error] ${secret}`],
+		};
+
+		expect(findSecret(secret, places)).toEqual(['output', 'error', 'logs']);
+	});
+});
+
+describe('workflow issues', () => {
+	it('names the node and parameter when n8n refuses to start the workflow', async () => {
+		registerNodeType('n8n-nodes-harness.needsValue', {
+			description: {
+				displayName: 'Needs Value',
+				name: 'needsValue',
+				group: ['transform'],
+				version: 1,
+				description: 'Has a required parameter',
+				defaults: { name: 'Needs Value' },
+				inputs: ['main'],
+				outputs: ['main'],
+				properties: [{ displayName: 'Value', name: 'value', type: 'string', default: '', required: true }],
+			},
+			async execute() {
+				return [[]];
+			},
+		});
+		const needsValue: INode = {
+			id: 'n',
+			name: 'Needs Value',
+			type: 'n8n-nodes-harness.needsValue',
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: {},
+		};
+
+		await expect(executeWorkflow(workflowWith(needsValue))).rejects.toThrow(/"Needs Value".*"value"/);
 	});
 });

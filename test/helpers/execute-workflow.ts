@@ -24,7 +24,7 @@ import {
 	Workflow,
 	WorkflowOperationError,
 } from 'n8n-workflow';
-import { WorkflowExecute } from 'n8n-core';
+import { WorkflowExecute, WorkflowHasIssuesError } from 'n8n-core';
 
 import { TestCredentialsHelper } from './credentials';
 import { createAdditionalData, ensureEngine, nextExecutionId } from './engine';
@@ -189,8 +189,18 @@ async function runInScope(
 	});
 
 	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
-	// Resolves after the workflowExecuteAfter hook, with the same full run data n8n would store.
-	const run = await workflowExecute.processRunExecutionData(workflowInstance);
+	let run: IRun;
+	try {
+		// Resolves after the workflowExecuteAfter hook, with the same full run data n8n would store.
+		run = await workflowExecute.processRunExecutionData(workflowInstance);
+	} catch (error) {
+		if (error instanceof WorkflowHasIssuesError) {
+			// n8n refuses to start; say which node and parameter, as the editor would show them.
+			const issues = workflowExecute.checkReadyForExecution(workflowInstance, { startNode: startNode.name });
+			error.message += ` Issues: ${JSON.stringify(issues)}`;
+		}
+		throw error;
+	}
 
 	const { runData } = run.data.resultData;
 	const storedError = run.data.resultData.error;

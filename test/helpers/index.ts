@@ -35,3 +35,4 @@ export type {
 } from './trigger';
 export { testCredential } from './credential-test';
 export type { CredentialTestResult } from './credential-test';
+export { findSecret } from './secret-scan';
