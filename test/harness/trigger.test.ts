@@ -102,6 +102,13 @@ describe('trigger helpers', () => {
 		expect(await restarted.runWebhookMethod('checkExists')).toBe(true);
 		expect(restarted.staticData).toEqual(handle.staticData);
 		expect(JSON.stringify(restarted.staticData)).not.toContain('__dataChanged');
+
+		receiver.use(restarted);
+		const [hook] = [...api.hooks.values()];
+		const response = await sendSigned(hook, '{"id":"after-restart"}');
+		expect(response.status).toBe(200);
+		expect(restarted.deliveries.map((delivery) => delivery.workflowData?.[0][0].json)).toEqual([{ id: 'after-restart' }]);
+		expect(handle.deliveries).toHaveLength(0);
 	});
 
 	it('delivers real HTTP requests to webhook() with the exact raw body, answering as n8n does', async () => {

@@ -513,6 +513,8 @@ export interface WebhookReceiver {
 	deliveries: DeliveryResult[];
 	/** Resolves once `count` deliveries were handled (bounded wait). */
 	waitForDeliveries(count: number, timeoutMs?: number): Promise<DeliveryResult[]>;
+	/** Sends later deliveries to another handle (e.g. `handle.restart()`), at the same URLs. */
+	use(handle: TriggerWorkflowHandle): void;
 	stop(): Promise<void>;
 }
 
@@ -522,7 +524,8 @@ export interface WebhookReceiver {
  * is answered 404 as n8n answers an unregistered webhook. Points the handle's base URL at itself,
  * so the URL the trigger registers remotely is this receiver's.
  */
-export async function startWebhookReceiver(handle: TriggerWorkflowHandle): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(first: TriggerWorkflowHandle): Promise<WebhookReceiver> {
+	let handle = first;
 	const deliveries: DeliveryResult[] = [];
 	const server: Server = createServer((req, res) => void receive(req, res));
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -569,6 +572,10 @@ export async function startWebhookReceiver(handle: TriggerWorkflowHandle): Promi
 				await new Promise((resolve) => setTimeout(resolve, 20));
 			}
 			return deliveries;
+		},
+		use(next: TriggerWorkflowHandle) {
+			next.useBaseUrl(url);
+			handle = next;
 		},
 		async stop() {
 			server.closeAllConnections();
