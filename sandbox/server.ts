@@ -20,6 +20,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** Past this many recorded requests the oldest 100,000 are forgotten, so endless load runs stay bounded in memory. */
 const MAX_RECORDED_REQUESTS = 500_000;
 const JSON_TYPE = 'application/json; charset=utf-8';
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface SandboxState {
 	options: Required<Pick<SandboxOptions, 'seed' | 'signatureHeader'>>;
@@ -127,7 +128,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		path: string,
 		search: string,
 	): Promise<void> {
-		const kind: RequestKind = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+		// The spec's writes are POST, PUT, PATCH and DELETE; anything else (GET, HEAD, OPTIONS...) is counted as a read.
+		const kind: RequestKind = WRITE_METHODS.has(method) ? 'write' : 'read';
 		const entry: RecordedRequest = {
 			at: new Date().toISOString(),
 			method,
