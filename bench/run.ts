@@ -56,11 +56,21 @@ async function withSandbox<T>(options: SandboxProcessOptions, work: (sandbox: Sa
 
 async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
-	const config = args.quick ? QUICK : FULL;
+	// --real-window: the walk and the bulk create only, at the service's own window length.
+	const config: BenchConfig = args.realWindow
+		? { ...(args.quick ? QUICK : FULL), windowSeconds: FULL.realWindowSeconds }
+		: args.quick
+			? QUICK
+			: FULL;
+	if (args.realWindow) {
+		args.only = new Set(['walk', 'bulk']);
+		args.skipN8n = true;
+	}
+	const resetFormats: ResetFormat[] = args.realWindow ? ['epoch-seconds'] : RESET_FORMATS;
 	const startedAt = new Date();
 	const results: Record<string, unknown> = {
 		startedAt: startedAt.toISOString(),
-		mode: config.mode,
+		mode: args.realWindow ? `${config.mode}, the service's real window` : config.mode,
 		machine: {
 			cores: cpus().length,
 			cpuModel: cpus()[0]?.model,
@@ -93,7 +103,7 @@ async function main(): Promise<void> {
 
 	// Rate-limited figures, once per reset-header format, each against its own sandbox process.
 	if (wants(args, 'walk') || wants(args, 'bulk') || wants(args, 'shared')) {
-		for (const resetFormat of RESET_FORMATS) {
+		for (const resetFormat of resetFormats) {
 			await withSandbox(sandboxOptions(config, config.walkLeads, resetFormat), async (sandbox) => {
 				log(`sandbox (${config.walkLeads} leads, X-RateLimit-Reset ${resetFormat}) at ${sandbox.url}`);
 				const expectedIds = await sandbox.call<string[]>('leadIds');
@@ -137,20 +147,25 @@ async function main(): Promise<void> {
 				smallDataset,
 			}),
 		);
-	} else if (args.skipN8n) {
+	} else if (args.skipN8n && !args.realWindow) {
 		notRun.push({ figure: 'realN8n', reason: 'left out with --skip-n8n' });
 	}
 
 	results.finishedAt = new Date().toISOString();
 	results.totalSeconds = round((Date.now() - startedAt.getTime()) / 1000, 1);
 	// Quick and partial runs go to bench/tmp/ (not kept in git); only a full run replaces bench/results.json.
-	const partial = args.only.size > 0 || args.skipN8n;
-	const outFile = args.quick || partial ? path.join(__dirname, 'tmp', `results.${args.quick ? 'quick' : 'partial'}.json`) : path.join(__dirname, 'results.json');
+	const partial = !args.realWindow && !args.quick && (args.only.size > 0 || args.skipN8n);
+	const outFile = args.realWindow
+		? path.join(__dirname, args.quick ? 'tmp' : '', `results.real-window${args.quick ? '.quick' : ''}.json`)
+		: args.quick || partial
+			? path.join(__dirname, 'tmp', `results.${args.quick ? 'quick' : 'partial'}.json`)
+			: path.join(__dirname, 'results.json');
+	results.outFile = path.relative(path.join(__dirname, '..'), outFile);
 	mkdirSync(path.dirname(outFile), { recursive: true });
 	writeFileSync(outFile, `${JSON.stringify(results, null, '\t')}\n`);
 	log(`wrote ${path.relative(process.cwd(), outFile)} (${results.totalSeconds} s)`);
 	if ((!args.quick && !partial) || args.writeMarkdown) {
-		writeBenchmarksTable(results);
+		writeBenchmarksTable(results, args.realWindow ? 'real-window' : 'table');
 		log('wrote the table in BENCHMARKS.md');
 	}
 }

@@ -7,16 +7,22 @@ export interface BenchArgs {
 	skipN8n: boolean;
 	/** Write BENCHMARKS.md even on a quick run. */
 	writeMarkdown: boolean;
+	/** Walk and bulk create at the service's real 60 s window (X-RateLimit-Reset in epoch seconds), about 7 minutes. */
+	realWindow: boolean;
+	/** A quick run leaves real n8n out unless this is given. */
+	withN8n: boolean;
 }
 
 export const ALL_FIGURES = ['walk', 'bulk', 'shared', 'overhead', 'trigger', 'alternative', 'n8n-trigger'] as const;
 
 export function parseArgs(argv: string[]): BenchArgs {
-	const args: BenchArgs = { quick: false, only: new Set(), skipN8n: false, writeMarkdown: false };
+	const args: BenchArgs = { quick: false, only: new Set(), skipN8n: false, writeMarkdown: false, realWindow: false, withN8n: false };
 	for (const arg of argv) {
 		if (arg === '--quick') args.quick = true;
 		else if (arg === '--skip-n8n' || arg === '--no-n8n') args.skipN8n = true;
 		else if (arg === '--write-md') args.writeMarkdown = true;
+		else if (arg === '--real-window') args.realWindow = true;
+		else if (arg === '--with-n8n') args.withN8n = true;
 		else if (arg.startsWith('--only=')) {
 			for (const name of arg.slice('--only='.length).split(',')) {
 				if (!(ALL_FIGURES as readonly string[]).includes(name)) {
@@ -29,15 +35,19 @@ export function parseArgs(argv: string[]): BenchArgs {
 				[
 					'npm run bench -- [--quick] [--only=walk,bulk,...] [--skip-n8n] [--write-md]',
 					`  figures: ${ALL_FIGURES.join(', ')}`,
-					'  --quick     smaller sizes and a 2 s window (about 1-2 minutes); writes bench/tmp/results.quick.json',
+					'  --quick     smaller sizes and a 2 s window, no real n8n (about 1-2 minutes); writes bench/tmp/results.quick.json',
+					'  --with-n8n  include the real-n8n figures in a quick run',
 					'  --skip-n8n  leave out the figures that need real n8n',
 					'  --write-md  also rewrite the table in BENCHMARKS.md on a quick or partial run',
+					"  --real-window  only the walk and the bulk create, at the service's real 60 s window (about 7 minutes);",
+					'              writes bench/results.real-window.json and its own table in BENCHMARKS.md',
 					'',
 				].join('\n'),
 			);
 			process.exit(0);
 		} else throw new Error(`unknown option ${arg}`);
 	}
+	if (args.quick && !args.withN8n) args.skipN8n = true;
 	return args;
 }
 

@@ -8,6 +8,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 
 import autocannon from 'autocannon';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { N8nClient } from '../../scripts/lib/n8n-client';
 import type { BenchConfig } from '../lib/config';
@@ -32,6 +33,7 @@ export interface WebhookLoadResult extends LoadFigures {
 	/** One connection, one delivery at a time: latency without queueing. */
 	sequential?: LoadFigures;
 	baseline?: LoadFigures & { label: string; sequential?: LoadFigures };
+	withoutRepeatMemory?: { sequential: LoadFigures; loaded: LoadFigures };
 	against: string;
 	error?: string;
 }
@@ -158,41 +160,61 @@ export async function runWebhookLoad(ctx: {
 		baseUrl: sandbox.url,
 		apiKey: sandbox.apiKey,
 	});
-	const workflow = await client.createWorkflow(
-		triggerWorkflow({
-			name: 'Bench Prospecting Trigger',
-			credential: { id: credential.id, name: credential.name },
-			webhookId: 'bench-prospecting-trigger-id',
-		}),
-	);
-	await client.activateWorkflow(workflow.id, workflow.versionId);
-	// n8n 2.x publishes an activated workflow's triggers in the background: wait (bounded) for the
-	// trigger's create() to have registered the webhook with the service.
-	let hooks: Array<{ url: string; secret: string }> = [];
-	for (let i = 0; i < 120 && hooks.length === 0; i++) {
-		hooks = await sandbox.call<Array<{ url: string; secret: string }>>('webhooks');
-		if (hooks.length === 0) await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-	if (hooks.length !== 1) throw new Error(`expected the trigger to register one webhook, the sandbox holds ${hooks.length}`);
-	const [hook] = hooks;
-	log(`n8n webhook load: Prospecting Trigger at ${hook.url}`);
-	const sign = (body: string) => ({ 'x-signature': createHmac('sha256', hook.secret).update(body).digest('hex') });
-	const sequential = await load(hook.url, config, sign, 1, SEQUENTIAL_SECONDS);
-	const afterSequential = await settledExecutionCount(client, workflow.id);
-	sequential.executions = afterSequential;
-	const figures = await load(hook.url, config, sign);
-	figures.executions = (await settledExecutionCount(client, workflow.id)) - afterSequential;
-	log(`  → sequential ${JSON.stringify(sequential)}; loaded ${JSON.stringify(figures)}`);
-	await client.deactivateWorkflow(workflow.id);
+	const measureTrigger = async (name: string, webhookId: string, options: IDataObject) => {
+		const workflow = await client.createWorkflow(
+			triggerWorkflow({ name, credential: { id: credential.id, name: credential.name }, webhookId, options }),
+		);
+		await client.activateWorkflow(workflow.id, workflow.versionId);
+		// n8n 2.x publishes an activated workflow's triggers in the background: wait (bounded) for
+		// the trigger's create() to have registered the webhook with the service.
+		const hooks = await webhooksWhen(sandbox, (count) => count > 0);
+		if (hooks.length !== 1) throw new Error(`expected the trigger to register one webhook, the sandbox holds ${hooks.length}`);
+		const [hook] = hooks;
+		log(`n8n webhook load: ${name} at ${hook.url}`);
+		const sign = (body: string) => ({ 'x-signature': createHmac('sha256', hook.secret).update(body).digest('hex') });
+		const sequential = await load(hook.url, config, sign, 1, SEQUENTIAL_SECONDS);
+		const afterSequential = await settledExecutionCount(client, workflow.id);
+		sequential.executions = afterSequential;
+		const loaded = await load(hook.url, config, sign);
+		loaded.executions = (await settledExecutionCount(client, workflow.id)) - afterSequential;
+		log(`  → sequential ${JSON.stringify(sequential)}; loaded ${JSON.stringify(loaded)}`);
+		await client.deactivateWorkflow(workflow.id);
+		await webhooksWhen(sandbox, (count) => count === 0);
+		return { sequential, loaded };
+	};
+
+	const main = await measureTrigger('Bench Prospecting Trigger', 'bench-prospecting-trigger-id', {});
+	// Diagnostic: the same trigger without its repeated-delivery memory, which lives in the
+	// workflow's static data (so n8n persists the workflow after every accepted delivery).
+	const withoutMemory = await measureTrigger('Bench Prospecting Trigger (no repeat memory)', 'bench-prospecting-trigger-nomem-id', {
+		ignoreRepeatedDeliveries: false,
+	});
+	const { sequential } = main;
 	return {
-		...figures,
+		...main.loaded,
 		seconds: config.loadSeconds,
 		connections: config.loadConnections,
 		sequential,
+		withoutRepeatMemory: withoutMemory,
 		baseline: { label: "n8n's Webhook node (no verification)", ...baselineFigures, sequential: baselineSequential },
 		against:
 			`n8n's own Webhook node (no verification), same instance and load: ${Math.round(baselineFigures.requestsPerSecond)} req/s, p99 ${baselineFigures.p99Ms} ms ` +
 			`(${baselineFigures.executions} executions); one connection at a time: trigger p50 ${sequential.p50Ms} ms / p99 ${sequential.p99Ms} ms, ` +
-			`Webhook node p50 ${baselineSequential.p50Ms} ms / p99 ${baselineSequential.p99Ms} ms`,
+			`Webhook node p50 ${baselineSequential.p50Ms} ms / p99 ${baselineSequential.p99Ms} ms; ` +
+			`trigger with Ignore Repeated Deliveries off: ${Math.round(withoutMemory.loaded.requestsPerSecond)} req/s loaded, p50 ${withoutMemory.sequential.p50Ms} ms one at a time`,
 	};
+}
+
+/** Polls the sandbox's webhooks (bounded, 30 s) until `done(count)` holds; returns the last view. */
+async function webhooksWhen(
+	sandbox: SandboxProcess,
+	done: (count: number) => boolean,
+): Promise<Array<{ url: string; secret: string }>> {
+	let hooks: Array<{ url: string; secret: string }> = [];
+	for (let i = 0; i < 120; i++) {
+		hooks = await sandbox.call<Array<{ url: string; secret: string }>>('webhooks');
+		if (done(hooks.length)) break;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	return hooks;
 }

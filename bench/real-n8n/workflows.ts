@@ -190,7 +190,12 @@ export function httpRequestBulkWorkflow(options: {
 }
 
 /** The package's trigger alone: every verified delivery starts one execution. */
-export function triggerWorkflow(options: { name: string; credential: CredentialRef; webhookId: string }): WorkflowJson {
+export function triggerWorkflow(options: {
+	name: string;
+	credential: CredentialRef;
+	webhookId: string;
+	options?: Record<string, unknown>;
+}): WorkflowJson {
 	return {
 		name: options.name,
 		nodes: [
@@ -201,7 +206,7 @@ export function triggerWorkflow(options: { name: string; credential: CredentialR
 				typeVersion: 1,
 				position: [0, 0],
 				webhookId: options.webhookId,
-				parameters: { events: ['prospection.won', 'prospection.lost'], options: {} },
+				parameters: { events: ['prospection.won', 'prospection.lost'], options: options.options ?? {} },
 				credentials: { prospectingApi: options.credential },
 			},
 		],
