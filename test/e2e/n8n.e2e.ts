@@ -205,11 +205,14 @@ describe('one workflow per resource, every operation', () => {
 		expect(rate.conversionRate as number).toBeCloseTo(expected.conversionRate, 10);
 	});
 
-	test('custom field: get all', async () => {
-		const { execution } = await runByWebhook(resources.customField!, { body: {} });
+	test("custom field: get all; the credential also authenticates n8n's HTTP Request node", async () => {
+		const { execution } = await runByWebhook(resources.customField!, { body: { baseUrl: e2e.sandbox.url } });
 		const fields = nodeOutput(execution, 'Get all custom fields');
-		expect(fields.length).toBe(await apiTotal('/custom-fields'));
+		const total = await apiTotal('/custom-fields');
+		expect(fields.length).toBe(total);
 		expect(fields.length).toBeGreaterThan(0);
+		const [page] = nodeOutput(execution, 'HTTP Request with the credential');
+		expect((page.meta as { total: number }).total).toBe(total);
 	});
 
 	test('conversation thread: get all of one channel', async () => {

@@ -51,6 +51,25 @@ export function chainWorkflow(name: string, nodes: Node[]): WorkflowJson {
 	return { name, nodes, connections, settings: { executionOrder: 'v1' } };
 }
 
+/** n8n's own HTTP Request node authenticating with the package's credential (generic auth: apiKey query parameter). */
+export function httpRequestWithCredential(name: string, url: string): Node {
+	return {
+		id: randomUUID(),
+		name,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [0, 0],
+		parameters: {
+			method: 'GET',
+			url,
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: 'prospectingApi',
+			options: {},
+		},
+		credentials: { prospectingApi: { id: '', name: 'Prospecting API' } },
+	};
+}
+
 const body = (field: string) => `={{ $('Webhook').first().json.body.${field} }}`;
 
 export const resourceWorkflows = {
@@ -135,6 +154,10 @@ export const resourceWorkflows = {
 	customField: chainWorkflow('E2E custom field', [
 		webhookTrigger('e2e-custom-field'),
 		prospectingNode('Get all custom fields', { resource: 'customField', operation: 'getMany', returnAll: true, options: {} }),
+		{
+			...httpRequestWithCredential('HTTP Request with the credential', `={{ $('Webhook').first().json.body.baseUrl }}/api/v1/custom-fields?limit=1`),
+			executeOnce: true,
+		},
 	]),
 	conversationThread: chainWorkflow('E2E conversation thread', [
 		webhookTrigger('e2e-conversation-thread'),
