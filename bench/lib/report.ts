@@ -170,7 +170,7 @@ export function benchmarksTable(results: Json, section = 'table'): string {
 		START,
 		`Run of ${results.startedAt} (${results.mode}, ${results.totalSeconds} s): ${machine.cores} cores (${machine.cpuModel}), ` +
 			`${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}. ` +
-			(results.config.windowSeconds < 60 ? `Window shortened to ${results.config.windowSeconds} s with the ` : `The service's own ${results.config.windowSeconds} s window and `) +
+			(results.config.windowSeconds < 60 ? `Window shortened to ${results.config.windowSeconds} s with the ` : `The service's own ${results.config.windowSeconds} s window and the `) +
 			`service's budgets (${results.config.readLimit} reads / ${results.config.writeLimit} writes per window). Raw numbers: ${results.outFile}.`,
 		'',
 		'| Figure | Result | Measured against (same run) | Target | Met |',
