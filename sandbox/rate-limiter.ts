@@ -56,7 +56,12 @@ export class RateLimiter {
 	consume(bucket: string, kind: RequestKind, now = Date.now()): RateDecision {
 		const limit = kind === 'read' ? this.config.readLimit : this.config.writeLimit;
 		const window = this.window(`${kind}:${bucket}`, now);
-		const allowed = !this.config.enabled || window.count < limit;
+		if (!this.config.enabled) {
+			// Switched off: nothing is counted and the headers announce the full budget, so clients that pace
+			// themselves on X-RateLimit-Remaining never wait either.
+			return this.decision({ start: window.start, count: 0 }, limit, true, now);
+		}
+		const allowed = window.count < limit;
 		if (allowed) window.count++;
 		return this.decision(window, limit, allowed, now);
 	}

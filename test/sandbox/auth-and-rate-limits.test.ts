@@ -132,12 +132,14 @@ describe('sandbox rate limits', () => {
 		expect(again.headers.get('x-ratelimit-remaining')).toBe('2');
 	});
 
-	it('can be switched off (headers still sent) and reconfigured at run time', async () => {
+	it('can be switched off (headers still sent, announcing the full budget) and reconfigured at run time', async () => {
 		sandbox.control.setRateLimit({ enabled: false });
 		for (let i = 0; i < 6; i++) {
 			const r = await call(sandbox, 'GET', '/routines');
 			expect(r.status).toBe(200);
 			expect(r.headers.get('x-ratelimit-limit')).toBe('3');
+			expect(r.headers.get('x-ratelimit-remaining')).toBe('3');
+			expect(r.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
 		}
 		sandbox.control.setRateLimit({ enabled: true, readLimit: 1 });
 		expect((await call(sandbox, 'GET', '/routines')).status).toBe(200);
