@@ -89,11 +89,22 @@ function networkCode(error: unknown): string | undefined {
 		current = (current as { cause?: unknown }).cause;
 	}
 	for (const candidate of candidates) {
-		const code = (candidate as { code?: unknown }).code;
-		if (typeof code === 'string' && /^[A-Z_]+$/.test(code)) return code;
+		// n8n's wrapper keeps the code in httpCode when it cannot keep the original error as cause.
+		for (const field of ['code', 'httpCode'] as const) {
+			const code = (candidate as Record<string, unknown>)[field];
+			if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		}
 	}
 	for (const candidate of candidates) {
-		const message = String((candidate as { message?: unknown }).message ?? '').toLowerCase();
+		const texts = [
+			(candidate as { message?: unknown }).message,
+			...(((candidate as { messages?: unknown }).messages as unknown[] | undefined) ?? []),
+		].map((text) => String(text ?? ''));
+		for (const text of texts) {
+			const match = /\b(E[A-Z]{4,}(?:_[A-Z]+)*)\b/.exec(text);
+			if (match) return match[1];
+		}
+		const message = texts.join(' ').toLowerCase();
 		if (message.includes('socket hang up')) return 'SOCKET_HANG_UP';
 		if (message.includes('timeout')) return 'ETIMEDOUT';
 		if (message.includes('aborted') || message.includes('canceled')) return 'ERR_CANCELED';

@@ -126,7 +126,7 @@ const displayOptions = { show: { resource: ['lead'], operation: ['create'] } };
 export const description = updateDisplayOptions(displayOptions, properties);
 
 /** Time given to the service to finish a write whose answer was lost before searching for it. */
-const SETTLE_MS = 500;
+const SETTLE_MS = 300;
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const name = textValue.call(this, i, 'name', this.getNodeParameter('name', i, ''));

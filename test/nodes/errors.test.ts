@@ -1,0 +1,176 @@
+/** Errors a user sees: service statuses, bad input caught before any call, Continue On Fail, and no key anywhere. */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { startSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
+import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { expectNoSecret, runNode } from './support';
+import type { NodeRun } from './support';
+
+// A key with characters that URL encoding changes, so both forms can be looked for.
+const SPECIAL_KEY = 'k3y+with/slash=and&amp;%25pct_0123456789ABCDEF';
+const WRONG_KEY = 'wr0ng+key/with=special&chars%20_0123456789abc';
+
+let sandbox: RunningSandbox;
+let connection: { baseUrl: string; apiKey: string };
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ rateLimit: false, apiKeys: [SPECIAL_KEY], dataset: { leads: 10, prospections: 5 } });
+	connection = { baseUrl: sandbox.url, apiKey: SPECIAL_KEY };
+});
+afterAll(async () => await sandbox.stop());
+beforeEach(() => {
+	sandbox.control.reset();
+	resetBudgets();
+});
+
+const description = (run: NodeRun) => String((run.error as { description?: unknown } | undefined)?.description ?? '');
+
+async function serviceMessageFor(path: string): Promise<string> {
+	const response = await fetch(`${sandbox.url}/api/v1${path}${path.includes('?') ? '&' : '?'}apiKey=${encodeURIComponent(SPECIAL_KEY)}`);
+	return ((await response.json()) as { message: string }).message;
+}
+
+describe('service errors', () => {
+	it('400 keeps the service message intact and lists every field with its reason', async () => {
+		const run = await runNode(
+			{
+				resource: 'lead',
+				operation: 'create',
+				name: 'Curto',
+				phone: '123-4567',
+				additionalFields: { mobile: '765 4321' },
+			},
+			connection,
+		);
+		expect(run.error?.constructor.name).toBe('NodeApiError');
+		expect(run.error?.message).toBe(
+			'Dados inválidos: phones[0].value: Telefone inválido: informe ao menos 8 dígitos. (e mais 1 erro)',
+		);
+		expect(description(run)).toContain('phones[0].value: Telefone inválido: informe ao menos 8 dígitos.');
+		expect(description(run)).toContain('mobiles[0].value: Telefone inválido: informe ao menos 8 dígitos.');
+		expect(description(run)).toContain('item 0');
+		expectNoSecret(run, SPECIAL_KEY);
+	});
+
+	it('400 on a list names the query parameter', async () => {
+		const run = await runNode(
+			{ resource: 'lead', operation: 'getMany', returnAll: true, options: { orderBy: 'shoeSize' } },
+			connection,
+		);
+		const fromService = await serviceMessageFor('/leads?orderBy=shoeSize');
+		expect(run.error?.message).toBe(fromService);
+		expect(description(run)).toMatch(/^orderBy: Campo de ordenação inválido/);
+	});
+
+	it('401 tells the user to check the API key in the credential, without showing either key', async () => {
+		const run = await runNode(
+			{ resource: 'customField', operation: 'getMany', returnAll: true },
+			{ baseUrl: sandbox.url, apiKey: WRONG_KEY },
+		);
+		expect(run.error?.message).toMatch(/API key was refused \(401\).*check the API key in the Prospecting API credential/);
+		expect(description(run)).toContain('Chave de API inválida.');
+		expectNoSecret(run, WRONG_KEY);
+		expectNoSecret(run, SPECIAL_KEY);
+	});
+
+	it('404 names the missing record', async () => {
+		const routine = await runNode(
+			{
+				resource: 'routine',
+				operation: 'addLead',
+				routineId: { __rl: true, mode: 'id', value: 'rot_missing' },
+				leadId: sandbox.control.leads()[0].id,
+			},
+			connection,
+		);
+		expect(routine.error?.message).toMatch(/Routine "rot_missing".*was not found \(404\)/);
+		expect(description(routine)).toContain('Rotina não encontrada.');
+
+		const prospection = await runNode(
+			{ resource: 'prospection', operation: 'getActivities', prospectionId: 'pro_missing', returnAll: true },
+			connection,
+		);
+		expect(prospection.error?.message).toBe('Prospection "pro_missing" was not found (404)');
+		expect(description(prospection)).toContain('Prospecção não encontrada.');
+		expectNoSecret(prospection, SPECIAL_KEY);
+	});
+
+	it('an unreachable service is reported clearly, without the key', async () => {
+		const closed = http.createServer();
+		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+		const port = (closed.address() as AddressInfo).port;
+		await new Promise((resolve) => closed.close(resolve));
+		const run = await runNode(
+			{ resource: 'webhook', operation: 'create', name: 'x', url: 'https://example.com/h' },
+			{ baseUrl: `http://127.0.0.1:${port}`, apiKey: SPECIAL_KEY },
+		);
+		expect(run.error?.message).toMatch(/Could not reach the service: the service refused the connection/);
+		expectNoSecret(run, SPECIAL_KEY);
+	});
+});
+
+describe('bad input is refused before any call, naming the item and the field', () => {
+	const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+		['a lead without any contact', { resource: 'lead', operation: 'create', name: 'Sem contato' }, /email \/ phone \/ mobile: a lead needs at least one contact.*\(item 0\)/],
+		['an e-mail without @', { resource: 'lead', operation: 'create', email: 'maria.example.com' }, /^email: "maria.example.com" is not a valid email address \(item 0\)/],
+		['a phone with letters', { resource: 'lead', operation: 'create', phone: 'call me' }, /^phone: .* is not a valid phone number/],
+		['a webhook ID of ".."', { resource: 'webhook', operation: 'delete', webhookId: '..' }, /^webhookId: "\.\." is not a valid ID \(item 0\)/],
+		['a blank prospection ID', { resource: 'prospection', operation: 'getActivities', prospectionId: '   ', returnAll: true }, /^prospectionId: a value is required \(item 0\)/],
+		['an unknown status from an expression', { resource: 'prospection', operation: 'getMany', returnAll: true, filters: { status: '={{ "WONN" }}' } }, /^filters.status: "WONN" is not one of IN_PROGRESS, FROZEN, WON, LOST/],
+		['a limit of zero from an expression', { resource: 'lead', operation: 'getMany', returnAll: false, limit: '={{ 0 }}' }, /^limit: expected a whole number of at least 1/],
+		['a webhook URL that is not http', { resource: 'webhook', operation: 'create', name: 'x', url: 'ftp://example.com' }, /^url: "ftp:\/\/example.com" is not an http/],
+		['a lead ID that is an object', { resource: 'routine', operation: 'addLead', routineId: { __rl: true, mode: 'id', value: 'rot_1' }, leadId: '={{ {a: 1} }}' }, /^leadId: expected text, got object/],
+	];
+
+	it.each(cases)('%s', async (_name, parameters, message) => {
+		const run = await runNode(parameters, connection);
+		expect(run.error?.constructor.name).toBe('NodeOperationError');
+		expect(run.error?.message).toMatch(message);
+		expect(sandbox.control.requests()).toHaveLength(0);
+	});
+
+	it('IDs with slashes stay inside one path segment', async () => {
+		const run = await runNode({ resource: 'webhook', operation: 'delete', webhookId: '../leads/x' }, connection);
+		expect(run.error?.message).toBe('Webhook "../leads/x" was not found (404)');
+		const [request] = sandbox.control.requests();
+		expect(request.method).toBe('DELETE');
+		expect(request.path).toMatch(/^\/api\/v1\/webhooks\/\.\.%2Fleads%2Fx$/i);
+	});
+});
+
+describe('Continue On Fail', () => {
+	it('gives an error item paired with the failing input and goes on with the others', async () => {
+		const leads = sandbox.control.leads();
+		const routine = sandbox.control.routines()[0];
+		const run = await runNode(
+			{
+				resource: 'routine',
+				operation: 'addLead',
+				routineId: { __rl: true, mode: 'id', value: '={{ $json.routineId }}' },
+				leadId: '={{ $json.leadId }}',
+			},
+			{
+				...connection,
+				continueOnFail: true,
+				inputItems: [
+					{ routineId: routine.id, leadId: leads[0].id },
+					{ routineId: 'rot_missing', leadId: leads[1].id },
+					{ routineId: routine.id, leadId: '' },
+					{ routineId: routine.id, leadId: leads[2].id },
+				],
+			},
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(4);
+		expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(run.items[0].json.error).toBeUndefined();
+		expect(run.items[1].json).toMatchObject({ httpCode: '404', itemIndex: 1 });
+		expect(String(run.items[1].json.error)).toMatch(/Routine "rot_missing"/);
+		expect(run.items[2].json).toMatchObject({ error: 'leadId: a value is required (item 2)', itemIndex: 2 });
+		expect(run.items[3].json.error).toBeUndefined();
+		expect(sandbox.control.leads().find((lead) => lead.id === leads[2].id)?.routineIds).toContain(routine.id);
+		expectNoSecret(run, SPECIAL_KEY);
+	});
+});

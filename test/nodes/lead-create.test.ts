@@ -1,0 +1,109 @@
+/** Lead creation when answers are lost: no duplicate, nothing missing, one output item per input. */
+import { startSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
+import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { expectNoSecret, runNode } from './support';
+
+let sandbox: RunningSandbox;
+let connection: { baseUrl: string; apiKey: string };
+
+beforeAll(async () => {
+	// Limits far above the bulk run: with the limiter off the sandbox still announces a spent budget, which the node obeys.
+	sandbox = await startSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 20 } });
+	connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
+});
+afterAll(async () => await sandbox.stop());
+beforeEach(() => {
+	sandbox.control.reset();
+	resetBudgets();
+});
+
+const leadsWithEmail = (email: string) =>
+	sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));
+const posts = () => sandbox.control.requests().filter((request) => request.method === 'POST');
+
+const createLead = (email: string, extra: Record<string, unknown> = {}) => ({
+	resource: 'lead',
+	operation: 'create',
+	name: 'Joana Perdida',
+	email,
+	...extra,
+});
+
+it('returns the lead the service created when the answer was lost after the commit, without creating it twice', async () => {
+	sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
+	const run = await runNode(createLead('joana.after@example.com'), connection);
+	expect(run.error).toBeUndefined();
+	const stored = leadsWithEmail('joana.after@example.com');
+	expect(stored).toHaveLength(1);
+	expect(run.items).toHaveLength(1);
+	expect(run.items[0].json.id).toBe(stored[0].id);
+	expect(posts()).toHaveLength(1);
+	const searches = sandbox.control.requests().filter((request) => request.method === 'GET');
+	expect(searches[0].query.search).toBe('joana.after@example.com');
+	expectNoSecret(run, sandbox.apiKey);
+});
+
+it('sends the lead once more only after a search shows the lost request created nothing', async () => {
+	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
+	const run = await runNode(createLead('joana.before@example.com'), connection);
+	expect(run.error).toBeUndefined();
+	expect(leadsWithEmail('joana.before@example.com')).toHaveLength(1);
+	expect(run.items[0].json.id).toBe(leadsWithEmail('joana.before@example.com')[0].id);
+	expect(sandbox.control.requests().map((request) => request.method)).toEqual(['POST', 'GET', 'POST']);
+});
+
+it('with the retry turned off, reports the lost create per item and says it is safe to run again', async () => {
+	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
+	const run = await runNode(
+		createLead('joana.noretry@example.com', { options: { retryWhenNotCreated: false } }),
+		connection,
+	);
+	expect(run.error?.message).toMatch(/The answer to POST \/leads was lost/);
+	expect(String((run.error as { description?: string }).description)).toMatch(
+		/no lead with this contact, so it was not created; it is safe to run this item again/,
+	);
+	expect(leadsWithEmail('joana.noretry@example.com')).toHaveLength(0);
+	expect(posts()).toHaveLength(1);
+});
+
+it('with "Skip if a lead with this contact exists", returns the existing lead and creates nothing', async () => {
+	const existing = sandbox.control.leads().filter((lead) => lead.emails.length > 0)[3];
+	const email = existing.emails[0].value;
+	const run = await runNode(
+		{ resource: 'lead', operation: 'create', email, options: { skipIfExists: true } },
+		connection,
+	);
+	expect(run.error).toBeUndefined();
+	expect(run.items[0].json.id).toBe(existing.id);
+	expect(posts()).toHaveLength(0);
+	expect(sandbox.control.leads()).toHaveLength(20);
+});
+
+it('a write refused with 500 is reported, not repeated', async () => {
+	sandbox.control.injectFault({ kind: 'status', status: 500, count: 1, methods: ['POST'] });
+	const run = await runNode(createLead('joana.500@example.com'), connection);
+	expect(run.error?.message).toBe('The service failed to process the request (500)');
+	expect(posts()).toHaveLength(1);
+});
+
+it('creates exactly 500 leads in a bulk run with answers lost at random after commit', async () => {
+	sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1000, probability: 0.08, methods: ['POST'] });
+	const inputItems = Array.from({ length: 500 }, (_, index) => ({ email: `bulk${index}@example.com`, name: `Bulk ${index}` }));
+	const run = await runNode(
+		{ resource: 'lead', operation: 'create', name: '={{ $json.name }}', email: '={{ $json.email }}' },
+		{ ...connection, inputItems },
+	);
+	sandbox.control.clearFaults();
+	expect(run.error).toBeUndefined();
+	const dropped = sandbox.control.requests().filter((request) => request.method === 'POST' && request.status === 0);
+	expect(dropped.length).toBeGreaterThan(10);
+	const bulk = sandbox.control.leads().filter((lead) => lead.emails[0]?.value.startsWith('bulk'));
+	expect(bulk).toHaveLength(500);
+	expect(new Set(bulk.map((lead) => lead.emails[0].value)).size).toBe(500);
+	expect(run.items).toHaveLength(500);
+	run.items.forEach((item, index) => {
+		expect(item.pairedItem).toEqual({ item: index });
+		expect((item.json.emails as Array<{ value: string }>)[0].value).toBe(`bulk${index}@example.com`);
+	});
+}, 120_000);
