@@ -1,6 +1,7 @@
 /** Errors a user sees: service statuses, bad input caught before any call, Continue On Fail, and no key anywhere. */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
@@ -112,7 +113,7 @@ describe('service errors', () => {
 });
 
 describe('bad input is refused before any call, naming the item and the field', () => {
-	const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+	const cases: Array<[string, INodeParameters, RegExp]> = [
 		['a lead without any contact', { resource: 'lead', operation: 'create', name: 'Sem contato' }, /email \/ phone \/ mobile: a lead needs at least one contact.*\(item 0\)/],
 		['an e-mail without @', { resource: 'lead', operation: 'create', email: 'maria.example.com' }, /^email: "maria.example.com" is not a valid email address \(item 0\)/],
 		['a phone with letters', { resource: 'lead', operation: 'create', phone: 'call me' }, /^phone: .* is not a valid phone number/],

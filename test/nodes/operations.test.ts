@@ -259,7 +259,7 @@ describe('webhook', () => {
 		expect(requestsTo('/webhooks').filter((r) => r.method === 'GET')[0].query.page).toBeUndefined();
 
 		const deleted = await runNode(
-			{ resource: 'webhook', operation: 'delete', webhookId: webhook.id },
+			{ resource: 'webhook', operation: 'delete', webhookId: String(webhook.id) },
 			connection,
 		);
 		expect(deleted.items[0].json).toMatchObject({ id: webhook.id, deleted: true });
