@@ -55,12 +55,13 @@ export class RateLimiter {
 	/** Counts one request of `kind` for `bucket` (an API key, or the caller's address when the key is refused). */
 	consume(bucket: string, kind: RequestKind, now = Date.now()): RateDecision {
 		const limit = kind === 'read' ? this.config.readLimit : this.config.writeLimit;
-		const window = this.window(`${kind}:${bucket}`, now);
 		if (!this.config.enabled) {
-			// Switched off: nothing is counted and the headers announce the full budget, so clients that pace
-			// themselves on X-RateLimit-Remaining never wait either.
-			return this.decision({ start: window.start, count: 0 }, limit, true, now);
+			// Switched off: nothing is counted; the headers announce the full budget in a window that ends with the
+			// current second, so a client that paces itself on them waits at most a second per `limit` calls.
+			const second = Math.floor(now / 1000) * 1000;
+			return this.decision({ start: second - this.config.windowSeconds * 1000 + 1000, count: 0 }, limit, true, now);
 		}
+		const window = this.window(`${kind}:${bucket}`, now);
 		const allowed = window.count < limit;
 		if (allowed) window.count++;
 		return this.decision(window, limit, allowed, now);
