@@ -17,7 +17,11 @@ let sandbox: RunningSandbox;
 let connection: { baseUrl: string; apiKey: string };
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false, apiKeys: [SPECIAL_KEY], dataset: { leads: 10, prospections: 5 } });
+	sandbox = await startSandbox({
+		rateLimit: false,
+		apiKeys: [SPECIAL_KEY],
+		dataset: { leads: 10, prospections: 5 },
+	});
 	connection = { baseUrl: sandbox.url, apiKey: SPECIAL_KEY };
 });
 afterAll(async () => await sandbox.stop());
@@ -26,10 +30,13 @@ beforeEach(() => {
 	resetBudgets();
 });
 
-const description = (run: NodeRun) => String((run.error as { description?: unknown } | undefined)?.description ?? '');
+const description = (run: NodeRun) =>
+	String((run.error as { description?: unknown } | undefined)?.description ?? '');
 
 async function serviceMessageFor(path: string): Promise<string> {
-	const response = await fetch(`${sandbox.url}/api/v1${path}${path.includes('?') ? '&' : '?'}apiKey=${encodeURIComponent(SPECIAL_KEY)}`);
+	const response = await fetch(
+		`${sandbox.url}/api/v1${path}${path.includes('?') ? '&' : '?'}apiKey=${encodeURIComponent(SPECIAL_KEY)}`,
+	);
 	return ((await response.json()) as { message: string }).message;
 }
 
@@ -49,8 +56,12 @@ describe('service errors', () => {
 		expect(run.error?.message).toBe(
 			'Dados inválidos: phones[0].value: Telefone inválido: informe ao menos 8 dígitos. (e mais 1 erro)',
 		);
-		expect(description(run)).toContain('phones[0].value: Telefone inválido: informe ao menos 8 dígitos.');
-		expect(description(run)).toContain('mobiles[0].value: Telefone inválido: informe ao menos 8 dígitos.');
+		expect(description(run)).toContain(
+			'phones[0].value: Telefone inválido: informe ao menos 8 dígitos.',
+		);
+		expect(description(run)).toContain(
+			'mobiles[0].value: Telefone inválido: informe ao menos 8 dígitos.',
+		);
 		expect(description(run)).toContain('item 0');
 		expectNoSecret(run, SPECIAL_KEY);
 	});
@@ -70,7 +81,9 @@ describe('service errors', () => {
 			{ resource: 'customField', operation: 'getMany', returnAll: true },
 			{ baseUrl: sandbox.url, apiKey: WRONG_KEY },
 		);
-		expect(run.error?.message).toMatch(/API key was refused \(401\).*check the API key in the Prospecting API credential/);
+		expect(run.error?.message).toMatch(
+			/API key was refused \(401\).*check the API key in the Prospecting API credential/,
+		);
 		expect(description(run)).toContain('Chave de API inválida.');
 		expectNoSecret(run, WRONG_KEY);
 		expectNoSecret(run, SPECIAL_KEY);
@@ -90,7 +103,12 @@ describe('service errors', () => {
 		expect(description(routine)).toContain('Rotina não encontrada.');
 
 		const prospection = await runNode(
-			{ resource: 'prospection', operation: 'getActivities', prospectionId: 'pro_missing', returnAll: true },
+			{
+				resource: 'prospection',
+				operation: 'getActivities',
+				prospectionId: 'pro_missing',
+				returnAll: true,
+			},
 			connection,
 		);
 		expect(prospection.error?.message).toBe('Prospection "pro_missing" was not found (404)');
@@ -107,22 +125,75 @@ describe('service errors', () => {
 			{ resource: 'webhook', operation: 'create', name: 'x', url: 'https://example.com/h' },
 			{ baseUrl: `http://127.0.0.1:${port}`, apiKey: SPECIAL_KEY },
 		);
-		expect(run.error?.message).toMatch(/Could not reach the service: the service refused the connection/);
+		expect(run.error?.message).toMatch(
+			/Could not reach the service: the service refused the connection/,
+		);
 		expectNoSecret(run, SPECIAL_KEY);
 	});
 });
 
 describe('bad input is refused before any call, naming the item and the field', () => {
 	const cases: Array<[string, INodeParameters, RegExp]> = [
-		['a lead without any contact', { resource: 'lead', operation: 'create', name: 'Sem contato' }, /email \/ phone \/ mobile: a lead needs at least one contact.*\(item 0\)/],
-		['an e-mail without @', { resource: 'lead', operation: 'create', email: 'maria.example.com' }, /^email: "maria.example.com" is not a valid email address \(item 0\)/],
-		['a phone with letters', { resource: 'lead', operation: 'create', phone: 'call me' }, /^phone: .* is not a valid phone number/],
-		['a webhook ID of ".."', { resource: 'webhook', operation: 'delete', webhookId: '..' }, /^webhookId: "\.\." is not a valid ID \(item 0\)/],
-		['a blank prospection ID', { resource: 'prospection', operation: 'getActivities', prospectionId: '   ', returnAll: true }, /^prospectionId: a value is required \(item 0\)/],
-		['an unknown status from an expression', { resource: 'prospection', operation: 'getMany', returnAll: true, filters: { status: '={{ "WONN" }}' } }, /^filters.status: "WONN" is not one of IN_PROGRESS, FROZEN, WON, LOST/],
-		['a limit of zero from an expression', { resource: 'lead', operation: 'getMany', returnAll: false, limit: '={{ 0 }}' }, /^limit: expected a whole number of at least 1/],
-		['a webhook URL that is not http', { resource: 'webhook', operation: 'create', name: 'x', url: 'ftp://example.com' }, /^url: "ftp:\/\/example.com" is not an http/],
-		['a lead ID that is an object', { resource: 'routine', operation: 'addLead', routineId: { __rl: true, mode: 'id', value: 'rot_1' }, leadId: '={{ {a: 1} }}' }, /^leadId: expected text, got object/],
+		[
+			'a lead without any contact',
+			{ resource: 'lead', operation: 'create', name: 'Sem contato' },
+			/email \/ phone \/ mobile: a lead needs at least one contact.*\(item 0\)/,
+		],
+		[
+			'an e-mail without @',
+			{ resource: 'lead', operation: 'create', email: 'maria.example.com' },
+			/^email: "maria.example.com" is not a valid email address \(item 0\)/,
+		],
+		[
+			'a phone with letters',
+			{ resource: 'lead', operation: 'create', phone: 'call me' },
+			/^phone: .* is not a valid phone number/,
+		],
+		[
+			'a webhook ID of ".."',
+			{ resource: 'webhook', operation: 'delete', webhookId: '..' },
+			/^webhookId: "\.\." is not a valid ID \(item 0\)/,
+		],
+		[
+			'a blank prospection ID',
+			{
+				resource: 'prospection',
+				operation: 'getActivities',
+				prospectionId: '   ',
+				returnAll: true,
+			},
+			/^prospectionId: a value is required \(item 0\)/,
+		],
+		[
+			'an unknown status from an expression',
+			{
+				resource: 'prospection',
+				operation: 'getMany',
+				returnAll: true,
+				filters: { status: '={{ "WONN" }}' },
+			},
+			/^filters.status: "WONN" is not one of IN_PROGRESS, FROZEN, WON, LOST/,
+		],
+		[
+			'a limit of zero from an expression',
+			{ resource: 'lead', operation: 'getMany', returnAll: false, limit: '={{ 0 }}' },
+			/^limit: expected a whole number of at least 1/,
+		],
+		[
+			'a webhook URL that is not http',
+			{ resource: 'webhook', operation: 'create', name: 'x', url: 'ftp://example.com' },
+			/^url: "ftp:\/\/example.com" is not an http/,
+		],
+		[
+			'a lead ID that is an object',
+			{
+				resource: 'routine',
+				operation: 'addLead',
+				routineId: { __rl: true, mode: 'id', value: 'rot_1' },
+				leadId: '={{ {a: 1} }}',
+			},
+			/^leadId: expected text, got object/,
+		],
 	];
 
 	it.each(cases)('%s', async (_name, parameters, message) => {
@@ -133,7 +204,10 @@ describe('bad input is refused before any call, naming the item and the field', 
 	});
 
 	it('IDs with slashes stay inside one path segment', async () => {
-		const run = await runNode({ resource: 'webhook', operation: 'delete', webhookId: '../leads/x' }, connection);
+		const run = await runNode(
+			{ resource: 'webhook', operation: 'delete', webhookId: '../leads/x' },
+			connection,
+		);
 		expect(run.error?.message).toBe('Webhook "../leads/x" was not found (404)');
 		const [request] = sandbox.control.requests();
 		expect(request.method).toBe('DELETE');
@@ -165,13 +239,23 @@ describe('Continue On Fail', () => {
 		);
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(4);
-		expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(run.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		expect(run.items[0].json.error).toBeUndefined();
 		expect(run.items[1].json).toMatchObject({ httpCode: '404', itemIndex: 1 });
 		expect(String(run.items[1].json.error)).toMatch(/Routine "rot_missing"/);
-		expect(run.items[2].json).toMatchObject({ error: 'leadId: a value is required (item 2)', itemIndex: 2 });
+		expect(run.items[2].json).toMatchObject({
+			error: 'leadId: a value is required (item 2)',
+			itemIndex: 2,
+		});
 		expect(run.items[3].json.error).toBeUndefined();
-		expect(sandbox.control.leads().find((lead) => lead.id === leads[2].id)?.routineIds).toContain(routine.id);
+		expect(sandbox.control.leads().find((lead) => lead.id === leads[2].id)?.routineIds).toContain(
+			routine.id,
+		);
 		expectNoSecret(run, SPECIAL_KEY);
 	});
 });

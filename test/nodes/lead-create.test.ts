@@ -50,7 +50,11 @@ it('sends the lead once more only after a search shows the lost request created 
 	expect(run.error).toBeUndefined();
 	expect(leadsWithEmail('joana.before@example.com')).toHaveLength(1);
 	expect(run.items[0].json.id).toBe(leadsWithEmail('joana.before@example.com')[0].id);
-	expect(sandbox.control.requests().map((request) => request.method)).toEqual(['POST', 'GET', 'POST']);
+	expect(sandbox.control.requests().map((request) => request.method)).toEqual([
+		'POST',
+		'GET',
+		'POST',
+	]);
 });
 
 it('with the retry turned off, reports the lost create per item and says it is safe to run again', async () => {
@@ -88,15 +92,31 @@ it('a write refused with 500 is reported, not repeated', async () => {
 });
 
 it('creates exactly 500 leads in a bulk run with answers lost at random after commit', async () => {
-	sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1000, probability: 0.08, methods: ['POST'] });
-	const inputItems = Array.from({ length: 500 }, (_, index) => ({ email: `bulk${index}@example.com`, name: `Bulk ${index}` }));
+	sandbox.control.injectFault({
+		kind: 'drop',
+		when: 'after-commit',
+		count: 1000,
+		probability: 0.08,
+		methods: ['POST'],
+	});
+	const inputItems = Array.from({ length: 500 }, (_, index) => ({
+		email: `bulk${index}@example.com`,
+		name: `Bulk ${index}`,
+	}));
 	const run = await runNode(
-		{ resource: 'lead', operation: 'create', name: '={{ $json.name }}', email: '={{ $json.email }}' },
+		{
+			resource: 'lead',
+			operation: 'create',
+			name: '={{ $json.name }}',
+			email: '={{ $json.email }}',
+		},
 		{ ...connection, inputItems },
 	);
 	sandbox.control.clearFaults();
 	expect(run.error).toBeUndefined();
-	const dropped = sandbox.control.requests().filter((request) => request.method === 'POST' && request.status === 0);
+	const dropped = sandbox.control
+		.requests()
+		.filter((request) => request.method === 'POST' && request.status === 0);
 	expect(dropped.length).toBeGreaterThan(10);
 	const bulk = sandbox.control.leads().filter((lead) => lead.emails[0]?.value.startsWith('bulk'));
 	expect(bulk).toHaveLength(500);
@@ -104,6 +124,8 @@ it('creates exactly 500 leads in a bulk run with answers lost at random after co
 	expect(run.items).toHaveLength(500);
 	run.items.forEach((item, index) => {
 		expect(item.pairedItem).toEqual({ item: index });
-		expect((item.json.emails as Array<{ value: string }>)[0].value).toBe(`bulk${index}@example.com`);
+		expect((item.json.emails as Array<{ value: string }>)[0].value).toBe(
+			`bulk${index}@example.com`,
+		);
 	});
 }, 120_000);

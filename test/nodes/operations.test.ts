@@ -10,7 +10,14 @@ let connection: { baseUrl: string; apiKey: string };
 beforeAll(async () => {
 	sandbox = await startSandbox({
 		rateLimit: false,
-		dataset: { leads: 30, routines: 6, prospections: 40, activitiesPerProspection: 3, customFields: 5, threads: 20 },
+		dataset: {
+			leads: 30,
+			routines: 6,
+			prospections: 40,
+			activitiesPerProspection: 3,
+			customFields: 5,
+			threads: 20,
+		},
 	});
 	connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
 });
@@ -39,7 +46,11 @@ describe('lead', () => {
 		const pages = requestsTo('/leads');
 		expect(pages.map((request) => request.query.page)).toEqual(['1', '2', '3', '4', '5']);
 		for (const request of pages) {
-			expect(request.query).toMatchObject({ orderBy: 'createdAt', orderDirection: 'asc', limit: '7' });
+			expect(request.query).toMatchObject({
+				orderBy: 'createdAt',
+				orderDirection: 'asc',
+				limit: '7',
+			});
 		}
 		expect(run.items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
 		expectNoSecret(run, sandbox.apiKey);
@@ -48,17 +59,32 @@ describe('lead', () => {
 	it('getMany filters by search and by several routine IDs', async () => {
 		const target = sandbox.control.leads()[3];
 		const bySearch = await runNode(
-			{ resource: 'lead', operation: 'getMany', returnAll: true, filters: { search: target.emails[0]?.value ?? target.name } },
+			{
+				resource: 'lead',
+				operation: 'getMany',
+				returnAll: true,
+				filters: { search: target.emails[0]?.value ?? target.name },
+			},
 			connection,
 		);
 		expect(jsonOf(bySearch.items).map((lead) => lead.id)).toContain(target.id);
 
-		const routines = sandbox.control.routines().slice(0, 2).map((routine) => routine.id);
+		const routines = sandbox.control
+			.routines()
+			.slice(0, 2)
+			.map((routine) => routine.id);
 		const byRoutine = await runNode(
-			{ resource: 'lead', operation: 'getMany', returnAll: true, filters: { routineIds: routines.join(',') } },
+			{
+				resource: 'lead',
+				operation: 'getMany',
+				returnAll: true,
+				filters: { routineIds: routines.join(',') },
+			},
 			connection,
 		);
-		const expected = sandbox.control.leads().filter((lead) => lead.routineIds.some((id) => routines.includes(id)));
+		const expected = sandbox.control
+			.leads()
+			.filter((lead) => lead.routineIds.some((id) => routines.includes(id)));
 		expect(byRoutine.items).toHaveLength(expected.length);
 		expect(requestsTo('/leads').at(-1)?.query.routineIds).toEqual(routines);
 	});
@@ -99,7 +125,10 @@ describe('lead', () => {
 
 describe('routine', () => {
 	it('getMany lists every routine and filters by status', async () => {
-		const all = await runNode({ resource: 'routine', operation: 'getMany', returnAll: true }, connection);
+		const all = await runNode(
+			{ resource: 'routine', operation: 'getMany', returnAll: true },
+			connection,
+		);
 		expect(all.items).toHaveLength(sandbox.control.routines().length);
 
 		const status = sandbox.control.routines()[0].status;
@@ -107,12 +136,16 @@ describe('routine', () => {
 			{ resource: 'routine', operation: 'getMany', returnAll: true, filters: { status } },
 			connection,
 		);
-		expect(filtered.items).toHaveLength(sandbox.control.routines().filter((r) => r.status === status).length);
+		expect(filtered.items).toHaveLength(
+			sandbox.control.routines().filter((r) => r.status === status).length,
+		);
 	});
 
 	it('addLead adds the lead to the routine picked by ID and starts a prospection with a responsible', async () => {
 		const routine = sandbox.control.routines()[0];
-		const lead = sandbox.control.leads().find((candidate) => !candidate.routineIds.includes(routine.id))!;
+		const lead = sandbox.control
+			.leads()
+			.find((candidate) => !candidate.routineIds.includes(routine.id))!;
 		const before = sandbox.control.prospections().length;
 		const run = await runNode(
 			{
@@ -151,17 +184,31 @@ describe('routine', () => {
 describe('prospection', () => {
 	it('getMany filters by status', async () => {
 		const run = await runNode(
-			{ resource: 'prospection', operation: 'getMany', returnAll: true, filters: { status: 'WON' } },
+			{
+				resource: 'prospection',
+				operation: 'getMany',
+				returnAll: true,
+				filters: { status: 'WON' },
+			},
 			connection,
 		);
 		const won = sandbox.control.prospections().filter((p) => p.status === 'WON');
-		expect(jsonOf(run.items).map((p) => p.id).sort()).toEqual(won.map((p) => p.id).sort());
+		expect(
+			jsonOf(run.items)
+				.map((p) => p.id)
+				.sort(),
+		).toEqual(won.map((p) => p.id).sort());
 	});
 
 	it('getActivities lists the activities of one prospection', async () => {
 		const prospection = sandbox.control.prospections()[2];
 		const run = await runNode(
-			{ resource: 'prospection', operation: 'getActivities', prospectionId: prospection.id, returnAll: true },
+			{
+				resource: 'prospection',
+				operation: 'getActivities',
+				prospectionId: prospection.id,
+				returnAll: true,
+			},
 			connection,
 		);
 		expect(run.error).toBeUndefined();
@@ -170,7 +217,10 @@ describe('prospection', () => {
 	});
 
 	it('getConversionRate is WON / (WON + LOST) from two filtered totals', async () => {
-		const run = await runNode({ resource: 'prospection', operation: 'getConversionRate' }, connection);
+		const run = await runNode(
+			{ resource: 'prospection', operation: 'getConversionRate' },
+			connection,
+		);
 		const all = sandbox.control.prospections();
 		const won = all.filter((p) => p.status === 'WON').length;
 		const lost = all.filter((p) => p.status === 'LOST').length;
@@ -188,7 +238,11 @@ describe('prospection', () => {
 	it('getConversionRate applies the routine filter and is 0 when nothing is decided', async () => {
 		const routineId = sandbox.control.routines()[0].id;
 		const filtered = await runNode(
-			{ resource: 'prospection', operation: 'getConversionRate', filters: { routineIds: routineId } },
+			{
+				resource: 'prospection',
+				operation: 'getConversionRate',
+				filters: { routineIds: routineId },
+			},
 			connection,
 		);
 		const inRoutine = sandbox.control.prospections().filter((p) => p.routineId === routineId);
@@ -196,7 +250,11 @@ describe('prospection', () => {
 		expect(filtered.items[0].json.lost).toBe(inRoutine.filter((p) => p.status === 'LOST').length);
 
 		const none = await runNode(
-			{ resource: 'prospection', operation: 'getConversionRate', filters: { leadId: 'lead_that_does_not_exist' } },
+			{
+				resource: 'prospection',
+				operation: 'getConversionRate',
+				filters: { leadId: 'lead_that_does_not_exist' },
+			},
 			connection,
 		);
 		expect(none.items[0].json).toEqual({ won: 0, lost: 0, decided: 0, conversionRate: 0 });
@@ -205,17 +263,28 @@ describe('prospection', () => {
 
 describe('custom field and conversation thread', () => {
 	it('customField getMany lists every field', async () => {
-		const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, connection);
+		const run = await runNode(
+			{ resource: 'customField', operation: 'getMany', returnAll: true },
+			connection,
+		);
 		expect(run.items).toHaveLength(5);
 	});
 
 	it('conversationThread getMany filters by channel, under the configured parameter name', async () => {
-		const all = await runNode({ resource: 'conversationThread', operation: 'getMany', returnAll: true }, connection);
+		const all = await runNode(
+			{ resource: 'conversationThread', operation: 'getMany', returnAll: true },
+			connection,
+		);
 		expect(all.items).toHaveLength(20);
 		const emailCount = jsonOf(all.items).filter((thread) => thread.channel === 'EMAIL').length;
 
 		const byChannel = await runNode(
-			{ resource: 'conversationThread', operation: 'getMany', returnAll: true, filters: { channel: 'EMAIL' } },
+			{
+				resource: 'conversationThread',
+				operation: 'getMany',
+				returnAll: true,
+				filters: { channel: 'EMAIL' },
+			},
 			connection,
 		);
 		expect(byChannel.items).toHaveLength(emailCount);
@@ -253,7 +322,10 @@ describe('webhook', () => {
 		expect(typeof webhook.secret).toBe('string');
 		expect(sandbox.control.webhooks()).toHaveLength(1);
 
-		const listed = await runNode({ resource: 'webhook', operation: 'getMany', returnAll: true }, connection);
+		const listed = await runNode(
+			{ resource: 'webhook', operation: 'getMany', returnAll: true },
+			connection,
+		);
 		expect(jsonOf(listed.items).map((w) => w.id)).toEqual([webhook.id]);
 		expect(listed.items[0].json.secret).toBeUndefined();
 		expect(requestsTo('/webhooks').filter((r) => r.method === 'GET')[0].query.page).toBeUndefined();

@@ -33,7 +33,12 @@ const customFields = (extra: Record<string, unknown> = {}) => ({
 
 it('ends after one request when the list is empty', async () => {
 	const run = await runNode(
-		{ resource: 'lead', operation: 'getMany', returnAll: true, filters: { search: 'nobody-matches-this' } },
+		{
+			resource: 'lead',
+			operation: 'getMany',
+			returnAll: true,
+			filters: { search: 'nobody-matches-this' },
+		},
 		connection,
 	);
 	expect(run.error).toBeUndefined();
@@ -42,18 +47,27 @@ it('ends after one request when the list is empty', async () => {
 });
 
 it('reads exactly one page when everything fits on it, also when it is exactly full', async () => {
-	const roomy = await runNode(customFields({ returnAll: true, options: { pageSize: 10 } }), connection);
+	const roomy = await runNode(
+		customFields({ returnAll: true, options: { pageSize: 10 } }),
+		connection,
+	);
 	expect(roomy.items).toHaveLength(6);
 	expect(pagesRead('/custom-fields')).toHaveLength(1);
 
 	sandbox.control.reset();
-	const full = await runNode(customFields({ returnAll: true, options: { pageSize: 6 } }), connection);
+	const full = await runNode(
+		customFields({ returnAll: true, options: { pageSize: 6 } }),
+		connection,
+	);
 	expect(full.items).toHaveLength(6);
 	expect(pagesRead('/custom-fields')).toHaveLength(1);
 });
 
 it('reads no extra page when the total is an exact multiple of the page size', async () => {
-	const run = await runNode(customFields({ returnAll: true, options: { pageSize: 3 } }), connection);
+	const run = await runNode(
+		customFields({ returnAll: true, options: { pageSize: 3 } }),
+		connection,
+	);
 	expect(jsonOf(run.items).map((field) => field.id)).toHaveLength(6);
 	expect(new Set(jsonOf(run.items).map((field) => field.id)).size).toBe(6);
 	expect(pagesRead('/custom-fields').map((request) => request.query.page)).toEqual(['1', '2']);
@@ -61,7 +75,13 @@ it('reads no extra page when the total is an exact multiple of the page size', a
 
 it('with Limit smaller than a page asks for just that many, in one request', async () => {
 	const run = await runNode(
-		{ resource: 'lead', operation: 'getMany', returnAll: false, limit: 4, options: { pageSize: 100 } },
+		{
+			resource: 'lead',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 4,
+			options: { pageSize: 100 },
+		},
 		connection,
 	);
 	expect(run.items).toHaveLength(4);
@@ -72,7 +92,13 @@ it('with Limit smaller than a page asks for just that many, in one request', asy
 
 it('with Limit over several pages reads only the pages it needs', async () => {
 	const run = await runNode(
-		{ resource: 'lead', operation: 'getMany', returnAll: false, limit: 5, options: { pageSize: 2 } },
+		{
+			resource: 'lead',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 5,
+			options: { pageSize: 2 },
+		},
 		connection,
 	);
 	expect(run.items).toHaveLength(5);
@@ -80,12 +106,18 @@ it('with Limit over several pages reads only the pages it needs', async () => {
 });
 
 function createLeadDirectly(index: number): Promise<void> {
-	const body = JSON.stringify({ name: `Novo ${index}`, emails: [{ value: `novo${index}@example.com`, label: 'x' }] });
+	const body = JSON.stringify({
+		name: `Novo ${index}`,
+		emails: [{ value: `novo${index}@example.com`, label: 'x' }],
+	});
 	const url = new URL(`${sandbox.url}/api/v1/leads?apiKey=${encodeURIComponent(sandbox.apiKey)}`);
 	return new Promise((resolve, reject) => {
 		const request = http.request(
 			url,
-			{ method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+			{
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+			},
 			(response) => {
 				response.resume();
 				response.on('end', () => resolve());
@@ -122,7 +154,12 @@ it('skips and repeats nothing when leads are created during a walk', async () =>
 });
 
 it('retries reads answered 503 or dropped, and ends with exactly the records the sandbox holds', async () => {
-	sandbox.control.injectFault({ kind: 'status', status: 503, count: 2, pathPrefix: '/api/v1/leads' });
+	sandbox.control.injectFault({
+		kind: 'status',
+		status: 503,
+		count: 2,
+		pathPrefix: '/api/v1/leads',
+	});
 	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 2, methods: ['GET'] });
 	const run = await runNode(
 		{ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 5 } },
@@ -130,7 +167,12 @@ it('retries reads answered 503 or dropped, and ends with exactly the records the
 	);
 	expect(run.error).toBeUndefined();
 	const ids = jsonOf(run.items).map((lead) => lead.id);
-	expect([...ids].sort()).toEqual(sandbox.control.leads().map((lead) => lead.id).sort());
+	expect([...ids].sort()).toEqual(
+		sandbox.control
+			.leads()
+			.map((lead) => lead.id)
+			.sort(),
+	);
 	const statuses = pagesRead('/leads').map((request) => request.status);
 	expect(statuses.filter((status) => status === 503)).toHaveLength(2);
 	expect(statuses.filter((status) => status === 0)).toHaveLength(2);
@@ -174,15 +216,25 @@ it('stops with an error when the service returns the same page again instead of 
 		count: 100,
 		body: '{"data":[{"id":"a"},{"id":"b"}],"meta":{"limit":2,"count":2,"total":2000,"page":1,"totalPages":1000}}',
 	});
-	const run = await runNode(customFields({ returnAll: true, options: { pageSize: 2 } }), connection);
+	const run = await runNode(
+		customFields({ returnAll: true, options: { pageSize: 2 } }),
+		connection,
+	);
 	expect(run.error?.message).toMatch(/same records for page 2/);
 	expect(pagesRead('/custom-fields')).toHaveLength(2);
 });
 
 it('walks pages without meta until a short page', async () => {
-	sandbox.control.injectFault({ kind: 'malformed', count: 1, body: '{"data":[{"id":"a"},{"id":"b"}]}' });
+	sandbox.control.injectFault({
+		kind: 'malformed',
+		count: 1,
+		body: '{"data":[{"id":"a"},{"id":"b"}]}',
+	});
 	sandbox.control.injectFault({ kind: 'malformed', count: 1, body: '{"data":[{"id":"c"}]}' });
-	const run = await runNode(customFields({ returnAll: true, options: { pageSize: 2 } }), connection);
+	const run = await runNode(
+		customFields({ returnAll: true, options: { pageSize: 2 } }),
+		connection,
+	);
 	expect(run.error).toBeUndefined();
 	expect(jsonOf(run.items).map((field) => field.id)).toEqual(['a', 'b', 'c']);
 });

@@ -17,7 +17,8 @@ afterAll(async () => {
 });
 beforeEach(() => resetBudgets());
 
-const statuses = (sandbox: RunningSandbox) => sandbox.control.requests().map((request) => request.status);
+const statuses = (sandbox: RunningSandbox) =>
+	sandbox.control.requests().map((request) => request.status);
 
 describe('429 answers', () => {
 	let sandbox: RunningSandbox;
@@ -46,11 +47,20 @@ describe('429 answers', () => {
 	it('gives up past the maximum wait, saying how long it waited and why', async () => {
 		sandbox.control.injectFault({ kind: 'rate-limit', count: 10, retryAfterSeconds: 1 });
 		const run = await runNode(
-			{ resource: 'customField', operation: 'getMany', returnAll: true, options: { maxRateLimitWait: 1 } },
+			{
+				resource: 'customField',
+				operation: 'getMany',
+				returnAll: true,
+				options: { maxRateLimitWait: 1 },
+			},
 			{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
 		);
-		expect(run.error?.message).toBe('Rate limit still reached after waiting 1 s in total (maximum 1 s)');
-		expect(String((run.error as { description?: string }).description)).toMatch(/refused the request 2 times with 429/);
+		expect(run.error?.message).toBe(
+			'Rate limit still reached after waiting 1 s in total (maximum 1 s)',
+		);
+		expect(String((run.error as { description?: string }).description)).toMatch(
+			/refused the request 2 times with 429/,
+		);
 		expect(statuses(sandbox)).toEqual([429, 429]);
 		expectNoSecret(run, sandbox.apiKey);
 	});
@@ -93,13 +103,27 @@ describe('waiting before the limit is reached', () => {
 		const sandbox = await sandboxWith({ windowSeconds: 1, readLimit: 3, dataset: { leads: 6 } });
 		const connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
 		const walk = () =>
-			runNode({ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } }, connection);
+			runNode(
+				{ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } },
+				connection,
+			);
 		const [first, second] = await Promise.all([walk(), walk()]);
 		expect(first.error).toBeUndefined();
 		expect(second.error).toBeUndefined();
-		const expected = sandbox.control.leads().map((lead) => lead.id).sort();
-		expect(jsonOf(first.items).map((lead) => lead.id).sort()).toEqual(expected);
-		expect(jsonOf(second.items).map((lead) => lead.id).sort()).toEqual(expected);
+		const expected = sandbox.control
+			.leads()
+			.map((lead) => lead.id)
+			.sort();
+		expect(
+			jsonOf(first.items)
+				.map((lead) => lead.id)
+				.sort(),
+		).toEqual(expected);
+		expect(
+			jsonOf(second.items)
+				.map((lead) => lead.id)
+				.sort(),
+		).toEqual(expected);
 		expect(sandbox.control.requests()).toHaveLength(12);
 		expect(statuses(sandbox).filter((status) => status === 429)).toHaveLength(0);
 	});

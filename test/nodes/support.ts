@@ -27,7 +27,10 @@ export interface NodeRun extends WorkflowRunResult {
 }
 
 /** Runs Start -> Prospecting with these parameters and returns the node's output and the run. */
-export async function runNode(parameters: INode['parameters'], options: RunOptions): Promise<NodeRun> {
+export async function runNode(
+	parameters: INode['parameters'],
+	options: RunOptions,
+): Promise<NodeRun> {
 	const node: INode = {
 		id: 'prospecting',
 		name: NODE_NAME,
@@ -77,7 +80,13 @@ export function everythingVisible(run: WorkflowRunResult): string {
 
 /** The forms of a key that must never appear: plain and URL-encoded. */
 export function secretForms(secret: string): string[] {
-	return [...new Set([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+')])];
+	return [
+		...new Set([
+			secret,
+			encodeURIComponent(secret),
+			encodeURIComponent(secret).replace(/%20/g, '+'),
+		]),
+	];
 }
 
 export function expectNoSecret(run: WorkflowRunResult, secret: string): void {

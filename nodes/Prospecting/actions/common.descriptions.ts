@@ -71,17 +71,17 @@ export const multiValueFormatOption: INodeProperties = {
 		{
 			name: 'Brackets',
 			value: 'brackets',
-			description: 'routineIds[]=a&routineIds[]=b',
+			description: 'For example routineIds[]=a&routineIds[]=b',
 		},
 		{
 			name: 'Comma-Separated',
 			value: 'comma',
-			description: 'routineIds=a,b',
+			description: 'For example routineIds=a,b',
 		},
 		{
 			name: 'Repeat',
 			value: 'repeat',
-			description: 'routineIds=a&routineIds=b',
+			description: 'For example routineIds=a&routineIds=b',
 		},
 	],
 };
@@ -131,7 +131,11 @@ export function listOptions(settings: {
 	multiValue?: boolean;
 	extra?: INodeProperties[];
 }): INodeProperties {
-	const options: INodeProperties[] = [additionalQueryOption, maxRateLimitWaitOption, pageSizeOption];
+	const options: INodeProperties[] = [
+		additionalQueryOption,
+		maxRateLimitWaitOption,
+		pageSizeOption,
+	];
 	if (settings.order !== 'none') {
 		options.push(orderByOption(settings.orderFallback ?? ''), orderDirectionOption);
 	}

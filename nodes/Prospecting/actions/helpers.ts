@@ -33,24 +33,50 @@ export function textValue(
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'string') return value.trim();
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-	throw inputError(this.getNode(), i, field, `expected text, got ${Array.isArray(value) ? 'a list' : typeof value}`);
+	throw inputError(
+		this.getNode(),
+		i,
+		field,
+		`expected text, got ${Array.isArray(value) ? 'a list' : typeof value}`,
+	);
 }
 
 /** A required text parameter. */
-export function requiredText(this: IExecuteFunctions, i: number, field: string, value: unknown): string {
+export function requiredText(
+	this: IExecuteFunctions,
+	i: number,
+	field: string,
+	value: unknown,
+): string {
 	const text = textValue.call(this, i, field, value);
 	if (text === '') throw inputError(this.getNode(), i, field, 'a value is required');
 	return text;
 }
 
 /** A multi-value filter: comma-separated text or a list of texts/numbers. */
-export function multiValues(this: IExecuteFunctions, i: number, field: string, value: unknown): string[] {
+export function multiValues(
+	this: IExecuteFunctions,
+	i: number,
+	field: string,
+	value: unknown,
+): string[] {
 	if (value === undefined || value === null || value === '') return [];
-	const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
-	return entries.map((entry, index) => {
-		if (typeof entry === 'string' || typeof entry === 'number') return String(entry).trim();
-		throw inputError(this.getNode(), i, `${field}[${index}]`, `expected text, got ${typeof entry}`);
-	}).filter((entry) => entry !== '');
+	const entries = Array.isArray(value)
+		? value
+		: typeof value === 'string'
+			? value.split(',')
+			: [value];
+	return entries
+		.map((entry, index) => {
+			if (typeof entry === 'string' || typeof entry === 'number') return String(entry).trim();
+			throw inputError(
+				this.getNode(),
+				i,
+				`${field}[${index}]`,
+				`expected text, got ${typeof entry}`,
+			);
+		})
+		.filter((entry) => entry !== '');
 }
 
 /** Checks a value against a fixed set (values from expressions are not checked by the editor). */
@@ -71,11 +97,22 @@ export function oneOf<T extends string>(
 	return match;
 }
 
-function positiveInteger(this: IExecuteFunctions, i: number, field: string, value: unknown, fallback: number): number {
+function positiveInteger(
+	this: IExecuteFunctions,
+	i: number,
+	field: string,
+	value: unknown,
+	fallback: number,
+): number {
 	if (value === undefined || value === null || value === '') return fallback;
 	const number = Number(value);
 	if (!Number.isFinite(number) || number < 1 || Math.floor(number) !== number) {
-		throw inputError(this.getNode(), i, field, `expected a whole number of at least 1, got "${String(value)}"`);
+		throw inputError(
+			this.getNode(),
+			i,
+			field,
+			`expected a whole number of at least 1, got "${String(value)}"`,
+		);
 	}
 	return number;
 }
@@ -83,28 +120,51 @@ function positiveInteger(this: IExecuteFunctions, i: number, field: string, valu
 /** The rate-limit wait option, in seconds. */
 export function maxRateLimitWait(this: IExecuteFunctions, i: number, options: IDataObject): number {
 	const value = options.maxRateLimitWait;
-	if (value === undefined || value === null || value === '') return DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS;
+	if (value === undefined || value === null || value === '')
+		return DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS;
 	const number = Number(value);
 	if (!Number.isFinite(number) || number < 0) {
-		throw inputError(this.getNode(), i, 'options.maxRateLimitWait', `expected seconds (0 or more), got "${String(value)}"`);
+		throw inputError(
+			this.getNode(),
+			i,
+			'options.maxRateLimitWait',
+			`expected seconds (0 or more), got "${String(value)}"`,
+		);
 	}
 	return number;
 }
 
 /** Query parameters from the "Additional Query Parameters" option. */
-export function additionalQuery(this: IExecuteFunctions, i: number, options: IDataObject): IDataObject {
-	const collection = options.additionalQuery as { parameters?: Array<{ name?: unknown; value?: unknown }> } | undefined;
+export function additionalQuery(
+	this: IExecuteFunctions,
+	i: number,
+	options: IDataObject,
+): IDataObject {
+	const collection = options.additionalQuery as
+		{ parameters?: Array<{ name?: unknown; value?: unknown }> } | undefined;
 	const query: IDataObject = {};
 	(collection?.parameters ?? []).forEach((parameter, index) => {
 		const name = textValue.call(this, i, `options.additionalQuery[${index}].name`, parameter.name);
 		if (name === '') {
-			throw inputError(this.getNode(), i, `options.additionalQuery[${index}].name`, 'a parameter name is required');
+			throw inputError(
+				this.getNode(),
+				i,
+				`options.additionalQuery[${index}].name`,
+				'a parameter name is required',
+			);
 		}
 		if (name.toLowerCase() === 'apikey') {
-			throw inputError(this.getNode(), i, `options.additionalQuery[${index}].name`, 'the API key comes from the credential');
+			throw inputError(
+				this.getNode(),
+				i,
+				`options.additionalQuery[${index}].name`,
+				'the API key comes from the credential',
+			);
 		}
 		const value = parameter.value;
-		const text = Array.isArray(value) ? value.map(String) : textValue.call(this, i, `options.additionalQuery[${index}].value`, value);
+		const text = Array.isArray(value)
+			? value.map(String)
+			: textValue.call(this, i, `options.additionalQuery[${index}].value`, value);
 		// A name given twice becomes a multi-value parameter.
 		if (query[name] !== undefined) {
 			query[name] = ([] as unknown[]).concat(query[name], text) as string[];
@@ -126,15 +186,38 @@ export function listSettings(
 ): { paginate: PaginateOptions; options: IDataObject } {
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-	const limit = returnAll ? undefined : positiveInteger.call(this, i, 'limit', this.getNodeParameter('limit', i, 50), 50);
-	const pageSize = positiveInteger.call(this, i, 'options.pageSize', options.pageSize, DEFAULT_PAGE_SIZE);
+	const limit = returnAll
+		? undefined
+		: positiveInteger.call(this, i, 'limit', this.getNodeParameter('limit', i, 50), 50);
+	const pageSize = positiveInteger.call(
+		this,
+		i,
+		'options.pageSize',
+		options.pageSize,
+		DEFAULT_PAGE_SIZE,
+	);
 	const qs: IDataObject = {};
-	const orderBy = textValue.call(this, i, 'options.orderBy', options.orderBy ?? orderFallback) || orderFallback;
+	const orderBy =
+		textValue.call(this, i, 'options.orderBy', options.orderBy ?? orderFallback) || orderFallback;
 	if (orderBy) {
 		qs.orderBy = orderBy;
-		qs.orderDirection = oneOf.call(this, i, 'options.orderDirection', options.orderDirection, ['asc', 'desc'] as const, 'asc');
+		qs.orderDirection = oneOf.call(
+			this,
+			i,
+			'options.orderDirection',
+			options.orderDirection,
+			['asc', 'desc'] as const,
+			'asc',
+		);
 	} else if (options.orderDirection !== undefined) {
-		qs.orderDirection = oneOf.call(this, i, 'options.orderDirection', options.orderDirection, ['asc', 'desc'] as const, 'asc');
+		qs.orderDirection = oneOf.call(
+			this,
+			i,
+			'options.orderDirection',
+			options.orderDirection,
+			['asc', 'desc'] as const,
+			'asc',
+		);
 	}
 	const multiValueFormat = oneOf.call(
 		this,

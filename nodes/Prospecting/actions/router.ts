@@ -65,9 +65,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const error =
 				caught instanceof NodeOperationError || (caught && caught.name === 'NodeApiError')
 					? caught
-					: new NodeOperationError(this.getNode(), redactText(String(caught?.message ?? caught), secret), {
-							itemIndex: i,
-						});
+					: new NodeOperationError(
+							this.getNode(),
+							redactText(String(caught?.message ?? caught), secret),
+							{
+								itemIndex: i,
+							},
+						);
 			if (error.context && error.context.itemIndex === undefined) error.context.itemIndex = i;
 			if (this.continueOnFail()) {
 				const json: IDataObject = {

@@ -33,7 +33,13 @@ const RESPONSE_LOST_CODES = new Set([
 ]);
 
 /** Network failures where the request never reached the service. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
 
 export function isResponseLostCode(code: string | undefined): boolean {
 	return code !== undefined && RESPONSE_LOST_CODES.has(code);
@@ -144,8 +150,7 @@ export function errorFromStatus(node: INode, failure: CallFailure, secret?: stri
 		message = fromService ?? 'The service rejected the request as invalid (400)';
 		description = [...reasons, where].join('\n');
 	} else if (status === 401) {
-		message =
-			'The API key was refused (401): check the API key in the Prospecting API credential';
+		message = 'The API key was refused (401): check the API key in the Prospecting API credential';
 		description = [fromService, where].filter(Boolean).join('\n');
 	} else if (status === 404) {
 		const what = failure.recordLabel ?? `The record at ${failure.endpoint}`;
@@ -195,14 +200,19 @@ export function errorFromNetwork(
 		message = `The answer to ${failure.method} ${failure.endpoint} was lost: ${words}`;
 		description = `The service may or may not have applied this change, so it was not sent again. ${where}`;
 	} else if (failure.code === 'NOT_JSON') {
-		const attempts = failure.attempts && failure.attempts > 1 ? ` (${failure.attempts} attempts)` : '';
+		const attempts =
+			failure.attempts && failure.attempts > 1 ? ` (${failure.attempts} attempts)` : '';
 		message = `The service answered with something that is not JSON${attempts}`;
 		const snippet = typeof failure.body === 'string' ? failure.body.slice(0, 200) : '';
-		description = [snippet ? `Start of the answer: ${snippet}` : '', `Check the base URL in the credential. ${where}`]
+		description = [
+			snippet ? `Start of the answer: ${snippet}` : '',
+			`Check the base URL in the credential. ${where}`,
+		]
 			.filter(Boolean)
 			.join('\n');
 	} else {
-		const attempts = failure.attempts && failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
+		const attempts =
+			failure.attempts && failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
 		message = `Could not reach the service${attempts}: ${words}`;
 		description = `Check the base URL in the credential and that the service is up. ${where}`;
 	}
@@ -221,8 +231,8 @@ export function errorFromNetwork(
 export function isResponseLostError(error: unknown): boolean {
 	return Boolean(
 		error &&
-			typeof error === 'object' &&
-			(error as { context?: Record<string, unknown> }).context?.[RESPONSE_LOST] === true,
+		typeof error === 'object' &&
+		(error as { context?: Record<string, unknown> }).context?.[RESPONSE_LOST] === true,
 	);
 }
 
@@ -253,9 +263,35 @@ export function errorFromRateLimit(
 }
 
 /** An input problem found before any call: names the field and the item. */
-export function inputError(node: INode, itemIndex: number, field: string, problem: string): NodeOperationError {
+export function inputError(
+	node: INode,
+	itemIndex: number,
+	field: string,
+	problem: string,
+): NodeOperationError {
 	return new NodeOperationError(node, `${field}: ${problem} (item ${itemIndex})`, {
 		itemIndex,
 		description: `Fix the "${field}" parameter of item ${itemIndex}; nothing was sent to the service for this item.`,
 	});
+}
+
+/** Passes n8n errors on as they are and wraps anything else, so a catch block never rethrows a raw value. */
+export function asNodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	const name = (error as { name?: unknown } | undefined)?.name;
+	if (name === 'NodeApiError' || name === 'NodeOperationError') {
+		return error as NodeApiError | NodeOperationError;
+	}
+	return new NodeOperationError(node, error instanceof Error ? error : String(error));
+}
+
+/** Adds a line to an error's description (what the node found out after the failure). */
+export function withNote(
+	node: INode,
+	error: unknown,
+	note: string,
+): NodeApiError | NodeOperationError {
+	const nodeError = asNodeError(node, error);
+	nodeError.description = [nodeError.description, note].filter(Boolean).join('\n');
+	return nodeError;
 }

@@ -48,7 +48,13 @@ export async function prospectingApiPaginate(
 	const requestedPageSize = Math.floor(positiveNumber(options.pageSize) ?? DEFAULT_PAGE_SIZE);
 	const limit = options.returnAll ? Infinity : Math.floor(positiveNumber(options.limit) ?? 50);
 	const pageSize = Math.max(1, Math.min(requestedPageSize, limit));
-	const { returnAll: _returnAll, limit: _limit, pageSize: _pageSize, ...requestOptions } = options;
+	const requestOptions: ProspectingRequestOptions = {
+		itemIndex: options.itemIndex,
+		maxRateLimitWaitSeconds: options.maxRateLimitWaitSeconds,
+		recordLabel: options.recordLabel,
+		multiValueFormat: options.multiValueFormat,
+		timeoutMs: options.timeoutMs,
+	};
 
 	const records: IDataObject[] = [];
 	const seen = new Set<string>();
@@ -80,8 +86,12 @@ export async function prospectingApiPaginate(
 				: undefined;
 
 		// A service that ignores `page` would otherwise return page 1 forever.
-		const pageIds = data.map((record) => recordId(record) ?? '').join('\u0000');
-		if (page > 1 && data.length > 0 && pageIds === previousPageIds && pageIds.replace(/\u0000/g, '') !== '') {
+		const pageIds = JSON.stringify(data.map((record) => recordId(record) ?? null));
+		if (
+			page > 1 &&
+			data.some((record) => recordId(record) !== undefined) &&
+			pageIds === previousPageIds
+		) {
 			throw buildApiError(node, {
 				message: `The service returned the same records for page ${page} as for page ${page - 1} of ${endpoint}`,
 				description: `It may not support the page parameter. ${records.length} records were read before stopping. (item ${options.itemIndex ?? 0}, GET ${endpoint})`,

@@ -8,7 +8,11 @@ import { inputError } from './errors';
  * path of a call.
  */
 export function pathSegment(node: INode, itemIndex: number, field: string, value: unknown): string {
-	if (value === undefined || value === null || (typeof value === 'object' && !Array.isArray(value))) {
+	if (
+		value === undefined ||
+		value === null ||
+		(typeof value === 'object' && !Array.isArray(value))
+	) {
 		throw inputError(node, itemIndex, field, 'a value is required');
 	}
 	if (Array.isArray(value)) {

@@ -126,7 +126,9 @@ export class RateBudget {
 			const newWindow =
 				resetAt !== undefined && (state.resetAt === undefined || resetAt > state.resetAt + 500);
 			state.remaining =
-				newWindow || state.remaining === undefined ? announced : Math.min(state.remaining, announced);
+				newWindow || state.remaining === undefined
+					? announced
+					: Math.min(state.remaining, announced);
 		}
 		if (resetAt !== undefined) state.resetAt = resetAt;
 		if (status === 429) {

@@ -21,10 +21,7 @@ import { callKind, getBudget, parseResetHeader, parseRetryAfter, readHeader } fr
 import { redactText, redactValue } from './secrets';
 
 export type ProspectingContext =
-	| IExecuteFunctions
-	| IHookFunctions
-	| ILoadOptionsFunctions
-	| IWebhookFunctions;
+	IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
 /** How several values of one filter are written in the query string (the spec does not say). */
 export type MultiValueFormat = 'repeat' | 'brackets' | 'comma';
@@ -130,9 +127,12 @@ export async function prospectingApiRequest(
 	method: IHttpRequestMethods,
 	endpoint: string,
 	options: ProspectingRequestOptions = {},
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON of many shapes; callers check what they read.
 ): Promise<any> {
 	const node = this.getNode();
-	const credentials = (await this.getCredentials('prospectingApi')) as unknown as ProspectingCredentials;
+	const credentials = (await this.getCredentials(
+		'prospectingApi',
+	)) as unknown as ProspectingCredentials;
 	const secret = String(credentials?.apiKey ?? '');
 	const baseUrl = normaliseBaseUrl(credentials?.baseUrl);
 	if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) {
@@ -178,7 +178,9 @@ export async function prospectingApiRequest(
 		if (kind !== 'read' || readFailures >= MAX_READ_RETRIES) return false;
 		readFailures += 1;
 		const wait = READ_RETRY_BASE_MS * 2 ** (readFailures - 1);
-		this.logger?.debug(`Prospecting: ${method} ${endpoint} failed (${reason}); retry ${readFailures} in ${wait} ms`);
+		this.logger?.debug(
+			`Prospecting: ${method} ${endpoint} failed (${reason}); retry ${readFailures} in ${wait} ms`,
+		);
 		await sleep(wait);
 		return true;
 	};
@@ -218,7 +220,14 @@ export async function prospectingApiRequest(
 			if (rateLimitWaitedMs >= maxWaitMs) {
 				throw errorFromRateLimit(
 					node,
-					{ ...where, status, body: response.body, waitedMs: rateLimitWaitedMs, maxWaitMs, refusals },
+					{
+						...where,
+						status,
+						body: response.body,
+						waitedMs: rateLimitWaitedMs,
+						maxWaitMs,
+						refusals,
+					},
 					secret,
 				);
 			}

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError, prospectingApiPaginate } from '../../transport';
@@ -51,7 +56,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const qs: IDataObject = { ...paginate.qs };
 	if (filters.channel !== undefined && filters.channel !== '') {
-		const channel = oneOf.call(this, i, 'filters.channel', filters.channel, ['WHATSAPP', 'EMAIL'] as const, 'WHATSAPP');
+		const channel = oneOf.call(
+			this,
+			i,
+			'filters.channel',
+			filters.channel,
+			['WHATSAPP', 'EMAIL'] as const,
+			'WHATSAPP',
+		);
 		const parameterName = textValue.call(
 			this,
 			i,
@@ -59,11 +71,19 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			options.channelParameterName ?? 'channel',
 		);
 		if (parameterName === '') {
-			throw inputError(this.getNode(), i, 'options.channelParameterName', 'a parameter name is required');
+			throw inputError(
+				this.getNode(),
+				i,
+				'options.channelParameterName',
+				'a parameter name is required',
+			);
 		}
 		qs[parameterName] = channel;
 	}
 	Object.assign(qs, additionalQuery.call(this, i, options));
-	const threads = await prospectingApiPaginate.call(this, '/conversations/threads', { ...paginate, qs });
+	const threads = await prospectingApiPaginate.call(this, '/conversations/threads', {
+		...paginate,
+		qs,
+	});
 	return toItems(threads);
 }

@@ -24,7 +24,12 @@ function digits(value: string): string {
 
 function checkEmail(this: IExecuteFunctions, i: number, field: string, value: string): void {
 	if (!EMAIL_SHAPE.test(value)) {
-		throw inputError(this.getNode(), i, field, `"${value.slice(0, 80)}" is not a valid email address`);
+		throw inputError(
+			this.getNode(),
+			i,
+			field,
+			`"${value.slice(0, 80)}" is not a valid email address`,
+		);
 	}
 }
 
@@ -51,8 +56,12 @@ export function collectContacts(
 ): LeadContacts {
 	const { additionalFields } = input;
 	const defaultLabel =
-		textValue.call(this, i, 'additionalFields.contactLabel', additionalFields.contactLabel ?? 'Principal') ||
-		'Principal';
+		textValue.call(
+			this,
+			i,
+			'additionalFields.contactLabel',
+			additionalFields.contactLabel ?? 'Principal',
+		) || 'Principal';
 	const contacts: LeadContacts = { emails: [], phones: [], mobiles: [] };
 
 	const add = (kind: keyof LeadContacts, field: string, rawValue: unknown, rawLabel?: unknown) => {
@@ -76,7 +85,12 @@ export function collectContacts(
 		const values = collection?.values;
 		if (values === undefined) continue;
 		if (!Array.isArray(values)) {
-			throw inputError(this.getNode(), i, `additionalFields.${kind}`, 'expected a list of { value, label }');
+			throw inputError(
+				this.getNode(),
+				i,
+				`additionalFields.${kind}`,
+				'expected a list of { value, label }',
+			);
 		}
 		values.forEach((entry, index) => {
 			const field = `additionalFields.${kind}[${index}].value`;
@@ -97,15 +111,25 @@ function contactValues(record: IDataObject, kind: keyof LeadContacts): string[] 
 		.map((entry) =>
 			entry && typeof entry === 'object' ? (entry as IDataObject).value : (entry as unknown),
 		)
-		.filter((value): value is string | number => typeof value === 'string' || typeof value === 'number')
+		.filter(
+			(value): value is string | number => typeof value === 'string' || typeof value === 'number',
+		)
 		.map(String);
 }
 
 /** Whether a lead from the service has one of these contacts (and this name, when one is given). */
 export function leadMatches(record: IDataObject, contacts: LeadContacts, name: string): boolean {
-	if (name && String(record.name ?? '').trim().toLowerCase() !== name.trim().toLowerCase()) return false;
+	if (
+		name &&
+		String(record.name ?? '')
+			.trim()
+			.toLowerCase() !== name.trim().toLowerCase()
+	)
+		return false;
 	const emails = new Set(contacts.emails.map((item) => item.value.toLowerCase()));
-	const numbers = new Set([...contacts.phones, ...contacts.mobiles].map((item) => digits(item.value)));
+	const numbers = new Set(
+		[...contacts.phones, ...contacts.mobiles].map((item) => digits(item.value)),
+	);
 	if (contactValues(record, 'emails').some((value) => emails.has(value.toLowerCase()))) return true;
 	return [...contactValues(record, 'phones'), ...contactValues(record, 'mobiles')].some((value) =>
 		numbers.has(digits(value)),

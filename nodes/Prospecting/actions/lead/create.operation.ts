@@ -1,13 +1,28 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { sleep, updateDisplayOptions } from 'n8n-workflow';
 
-import { inputError, isResponseLostError, prospectingApiRequest } from '../../transport';
+import {
+	asNodeError,
+	inputError,
+	isResponseLostError,
+	prospectingApiRequest,
+	withNote,
+} from '../../transport';
 import { callOptions } from '../common.descriptions';
 import { maxRateLimitWait, textValue, unwrapRecord } from '../helpers';
 import type { LeadContacts } from './contacts';
 import { collectContacts, findExistingLead } from './contacts';
 
-const contactCollection = (displayName: string, name: string, placeholder: string): INodeProperties => ({
+const contactCollection = (
+	displayName: string,
+	name: string,
+	placeholder: string,
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'fixedCollection',
@@ -147,7 +162,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		);
 	}
 
-	const settings = { itemIndex: i, maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options) };
+	const settings = {
+		itemIndex: i,
+		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
+	};
 	if (options.skipIfExists === true) {
 		const existing = await findExistingLead.call(this, contacts, name, settings);
 		if (existing) return [{ json: existing }];
@@ -161,19 +179,24 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (contacts.mobiles.length) body.mobiles = contacts.mobiles;
 
 	const create = async () =>
-		unwrapRecord(await prospectingApiRequest.call(this, 'POST', '/leads', { ...settings, body })) ?? {};
+		unwrapRecord(await prospectingApiRequest.call(this, 'POST', '/leads', { ...settings, body })) ??
+		{};
 
+	const node = this.getNode();
 	try {
 		return [{ json: await create() }];
 	} catch (error) {
-		if (!isResponseLostError(error)) throw error;
+		if (!isResponseLostError(error)) throw asNodeError(node, error);
 		// The service has no duplicate protection: find out whether the lead was created before anything else.
 		await sleep(SETTLE_MS);
 		const created = await findExistingLead.call(this, contacts, name, settings);
 		if (created) return [{ json: created }];
 		if (options.retryWhenNotCreated === false) {
-			error.description = `${error.description ?? ''}\nA search found no lead with this contact, so it was not created; it is safe to run this item again.`;
-			throw error;
+			throw withNote(
+				node,
+				error,
+				'A search found no lead with this contact, so it was not created; it is safe to run this item again.',
+			);
 		}
 	}
 
@@ -181,11 +204,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	try {
 		return [{ json: await create() }];
 	} catch (error) {
-		if (!isResponseLostError(error)) throw error;
+		if (!isResponseLostError(error)) throw asNodeError(node, error);
 		await sleep(SETTLE_MS);
 		const created = await findExistingLead.call(this, contacts, name, settings);
 		if (created) return [{ json: created }];
-		error.description = `${error.description ?? ''}\nThe answer was lost twice and a search found no lead with this contact; it is safe to run this item again.`;
-		throw error;
+		throw withNote(
+			node,
+			error,
+			'The answer was lost twice and a search found no lead with this contact; it is safe to run this item again.',
+		);
 	}
 }

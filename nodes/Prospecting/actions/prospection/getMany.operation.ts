@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { prospectingApiPaginate } from '../../transport';
@@ -48,11 +53,21 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		status:
 			filters.status === undefined || filters.status === ''
 				? undefined
-				: oneOf.call(this, i, 'filters.status', filters.status, PROSPECTION_STATUSES, 'IN_PROGRESS'),
+				: oneOf.call(
+						this,
+						i,
+						'filters.status',
+						filters.status,
+						PROSPECTION_STATUSES,
+						'IN_PROGRESS',
+					),
 		routineIds: multiValues.call(this, i, 'filters.routineIds', filters.routineIds),
 		leadId: textValue.call(this, i, 'filters.leadId', filters.leadId),
 		...additionalQuery.call(this, i, options),
 	};
-	const prospections = await prospectingApiPaginate.call(this, '/prospections', { ...paginate, qs });
+	const prospections = await prospectingApiPaginate.call(this, '/prospections', {
+		...paginate,
+		qs,
+	});
 	return toItems(prospections);
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { pathSegment, prospectingApiRequest } from '../../transport';
@@ -55,7 +60,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const rawRoutineId = this.getNodeParameter('routineId', i, '', { extractValue: true }) as unknown;
 	const routineId = pathSegment(this.getNode(), i, 'routineId', rawRoutineId);
 	const leadId = requiredText.call(this, i, 'leadId', this.getNodeParameter('leadId', i, ''));
-	const responsibleId = textValue.call(this, i, 'responsibleId', this.getNodeParameter('responsibleId', i, ''));
+	const responsibleId = textValue.call(
+		this,
+		i,
+		'responsibleId',
+		this.getNodeParameter('responsibleId', i, ''),
+	);
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 
 	const body: IDataObject = { leadId };

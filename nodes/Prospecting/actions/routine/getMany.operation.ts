@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { prospectingApiPaginate } from '../../transport';
@@ -14,7 +19,11 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		options: [
-			multiValueFilter('Acquisition Types', 'acquisitionTypes', 'routines of these acquisition types'),
+			multiValueFilter(
+				'Acquisition Types',
+				'acquisitionTypes',
+				'routines of these acquisition types',
+			),
 			multiValueFilter('Priorities', 'priorities', 'routines with these priorities'),
 			{
 				displayName: 'Status',
@@ -39,7 +48,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		...paginate.qs,
 		status: textValue.call(this, i, 'filters.status', filters.status),
 		priorities: multiValues.call(this, i, 'filters.priorities', filters.priorities),
-		acquisitionTypes: multiValues.call(this, i, 'filters.acquisitionTypes', filters.acquisitionTypes),
+		acquisitionTypes: multiValues.call(
+			this,
+			i,
+			'filters.acquisitionTypes',
+			filters.acquisitionTypes,
+		),
 		...additionalQuery.call(this, i, options),
 	};
 	const routines = await prospectingApiPaginate.call(this, '/routines', { ...paginate, qs });

@@ -1,7 +1,18 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { inputError, isResponseLostError, prospectingApiRequest } from '../../transport';
+import {
+	asNodeError,
+	inputError,
+	isResponseLostError,
+	prospectingApiRequest,
+	withNote,
+} from '../../transport';
 import { callOptions } from '../common.descriptions';
 import { maxRateLimitWait, multiValues, requiredText, unwrapRecord } from '../helpers';
 import { listWebhooks } from './list';
@@ -76,16 +87,25 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		parsed = undefined;
 	}
 	if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
-		throw inputError(this.getNode(), i, 'url', `"${url.slice(0, 120)}" is not an http:// or https:// address`);
+		throw inputError(
+			this.getNode(),
+			i,
+			'url',
+			`"${url.slice(0, 120)}" is not an http:// or https:// address`,
+		);
 	}
 	const additionalFields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 	const events = [
 		...multiValues.call(this, i, 'events', this.getNodeParameter('events', i, [])),
 		...multiValues.call(this, i, 'additionalFields.otherEvents', additionalFields.otherEvents),
 	].filter((event, index, all) => all.indexOf(event) === index);
-	if (events.length === 0) throw inputError(this.getNode(), i, 'events', 'choose at least one event');
+	if (events.length === 0)
+		throw inputError(this.getNode(), i, 'events', 'choose at least one event');
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const settings = { itemIndex: i, maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options) };
+	const settings = {
+		itemIndex: i,
+		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
+	};
 
 	try {
 		const response = await prospectingApiRequest.call(this, 'POST', '/webhooks', {
@@ -94,14 +114,17 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		});
 		return [{ json: unwrapRecord(response) ?? {} }];
 	} catch (error) {
-		if (!isResponseLostError(error)) throw error;
+		if (!isResponseLostError(error)) throw asNodeError(this.getNode(), error);
 		// A second webhook would double every delivery, and the secret cannot be read again: say which case it is.
 		const existing = (await listWebhooks.call(this, settings)).find(
 			(webhook) => webhook.url === url && webhook.name === name,
 		);
-		error.description = existing
-			? `${error.description ?? ''}\nThe webhook was created (id ${String(existing.id)}), but its secret was in the lost answer and cannot be read again. Delete it and create it once more.`
-			: `${error.description ?? ''}\nNo webhook with this name and URL exists, so it was not created; it is safe to run this item again.`;
-		throw error;
+		throw withNote(
+			this.getNode(),
+			error,
+			existing
+				? `The webhook was created (id ${String(existing.id)}), but its secret was in the lost answer and cannot be read again. Delete it and create it once more.`
+				: 'No webhook with this name and URL exists, so it was not created; it is safe to run this item again.',
+		);
 	}
 }

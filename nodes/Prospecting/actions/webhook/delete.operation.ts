@@ -1,7 +1,17 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { isResponseLostError, pathSegment, prospectingApiRequest } from '../../transport';
+import {
+	asNodeError,
+	isResponseLostError,
+	pathSegment,
+	prospectingApiRequest,
+} from '../../transport';
 import { callOptions } from '../common.descriptions';
 import { maxRateLimitWait, unwrapRecord } from '../helpers';
 import { listWebhooks } from './list';
@@ -13,7 +23,8 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		description: 'The webhook to delete. Its secret is gone with it; a new webhook gets a new secret.',
+		description:
+			'The webhook to delete. Its secret is gone with it; a new webhook gets a new secret.',
 	},
 	callOptions(),
 ];
@@ -27,7 +38,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const id = pathSegment(this.getNode(), i, 'webhookId', rawId);
 	const plainId = String(rawId).trim();
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const settings = { itemIndex: i, maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options) };
+	const settings = {
+		itemIndex: i,
+		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
+	};
 	let response: unknown;
 	try {
 		response = await prospectingApiRequest.call(this, 'DELETE', `/webhooks/${id}`, {
@@ -35,12 +49,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			recordLabel: `Webhook "${plainId}"`,
 		});
 	} catch (error) {
-		if (!isResponseLostError(error)) throw error;
+		if (!isResponseLostError(error)) throw asNodeError(this.getNode(), error);
 		// Whether the deletion happened is a read away.
 		const stillThere = (await listWebhooks.call(this, settings)).some(
 			(webhook) => String(webhook.id) === plainId,
 		);
-		if (stillThere) throw error;
+		if (stillThere) throw asNodeError(this.getNode(), error);
 		response = undefined;
 	}
 	const record = unwrapRecord(response) ?? {};
