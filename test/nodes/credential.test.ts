@@ -1,0 +1,59 @@
+/** The Prospecting API credential: its test in the credential dialog, and base URL forms the node accepts. */
+import { startSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
+import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { findSecret, testCredential } from '../helpers';
+import { runNode } from './support';
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox({ rateLimit: false, dataset: { customFields: 2 } });
+});
+afterAll(async () => await sandbox.stop());
+beforeEach(() => {
+	sandbox.control.reset();
+	resetBudgets();
+});
+
+it('accepts a working key with one light read of custom fields', async () => {
+	const result = await testCredential({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
+	expect(result.status).toBe('OK');
+	const [request] = sandbox.control.requests();
+	expect(request.path).toBe('/api/v1/custom-fields');
+});
+
+it('reports a refused key clearly, without the key', async () => {
+	const wrong = 'not-the-key+/=&0123456789012345678901234';
+	const result = await testCredential({ baseUrl: sandbox.url, apiKey: wrong });
+	expect(result.status).toBe('Error');
+	expect(result.message).toMatch(/API key was refused \(401\)/);
+	expect(findSecret(wrong, { result })).toEqual([]);
+});
+
+it.each(['/', '/api/v1', '/api/v1/'])(
+	'the node tolerates a base URL ending in "%s"',
+	async (suffix) => {
+		const credentialResult = await testCredential({
+			baseUrl: `${sandbox.url}${suffix}`,
+			apiKey: sandbox.apiKey,
+		});
+		expect(credentialResult.status).toBe('OK');
+		const run = await runNode(
+			{ resource: 'customField', operation: 'getMany', returnAll: true },
+			{ baseUrl: `${sandbox.url}${suffix}`, apiKey: sandbox.apiKey },
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(2);
+	},
+);
+
+it('refuses a base URL without http(s) before any call', async () => {
+	const run = await runNode(
+		{ resource: 'customField', operation: 'getMany', returnAll: true },
+		{ baseUrl: sandbox.url.replace('http://', ''), apiKey: sandbox.apiKey },
+	);
+	expect(run.error?.message).toMatch(
+		/base URL in the Prospecting API credential must start with http/,
+	);
+	expect(sandbox.control.requests()).toHaveLength(0);
+});
