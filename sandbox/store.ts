@@ -129,6 +129,7 @@ export class Store {
 		this.leadJson = new Map();
 		this.prospectionJson = new Map();
 		this.searchTexts = [];
+		this.searchCache = new Map();
 		this.activities = new Map();
 		// A separate stream for records created later, so ids stay deterministic per seed.
 		this.random = new SeededRandom(this.seed ^ 0x5eed);
@@ -173,6 +174,7 @@ export class Store {
 
 	/** Folded search text of each lead, aligned with `leads` (built on the first search, then kept up to date). */
 	private searchTexts: string[] = [];
+	private searchCache = new Map<string, Lead[]>();
 
 	private searchTextOf(lead: Lead): string {
 		const phones = [...lead.phones, ...lead.mobiles].map((c) => c.value);
@@ -188,6 +190,16 @@ export class Store {
 	 */
 	searchLeads(search: string): Lead[] {
 		const term = fold(search.trim());
+		// A walk asks for the same search page after page: recent results are kept until a lead is created.
+		const cached = this.searchCache.get(term);
+		if (cached) return cached;
+		const found = this.scanLeads(term);
+		if (this.searchCache.size >= 32) this.searchCache.delete(this.searchCache.keys().next().value as string);
+		this.searchCache.set(term, found);
+		return found;
+	}
+
+	private scanLeads(term: string): Lead[] {
 		const digits = /^[\d\s()+\-.]+$/.test(term) ? term.replace(/\D/g, '') : '';
 		const texts = this.searchTexts;
 		for (let i = texts.length; i < this.leads.length; i++) texts.push(this.searchTextOf(this.leads[i]));
@@ -221,6 +233,7 @@ export class Store {
 		};
 		this.leads.push(lead);
 		this.leadById.set(lead.id, lead);
+		this.searchCache.clear();
 		return lead;
 	}
 

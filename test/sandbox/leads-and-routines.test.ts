@@ -86,6 +86,14 @@ describe('sandbox leads and routines', () => {
 		expect(found.body.meta.total).toBe(2);
 	});
 
+	it('finds a new lead by search right after it is created, even when the same search ran before', async () => {
+		const before = await call(sandbox, 'GET', '/leads', { query: 'search=example.com&limit=1' });
+		await call(sandbox, 'POST', '/leads', { body: { name: 'Nova', emails: [{ value: 'nova@example.com', label: 'x' }] } });
+		const after = await call(sandbox, 'GET', '/leads', { query: 'search=example.com&limit=100&orderDirection=desc' });
+		expect(after.body.meta.total).toBe(before.body.meta.total + 1);
+		expect(after.body.data[0].name).toBe('Nova');
+	});
+
 	it('starts an IN_PROGRESS prospection when a lead is added to a routine with a responsibleId', async () => {
 		const routine = sandbox.control.routines().find((r) => !r.automaticDistribution)!;
 		const lead = (await call(sandbox, 'POST', '/leads', { body: validLead })).body;
