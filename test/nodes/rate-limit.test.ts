@@ -127,4 +127,23 @@ describe('waiting before the limit is reached', () => {
 		expect(sandbox.control.requests()).toHaveLength(12);
 		expect(statuses(sandbox).filter((status) => status === 429)).toHaveLength(0);
 	});
+
+	it('waits out a window another client spent with the same key, then paces itself without another refusal', async () => {
+		const sandbox = await sandboxWith({
+			windowSeconds: 2,
+			readLimit: 2,
+			dataset: { customFields: 3 },
+		});
+		const other = `${sandbox.url}/api/v1/custom-fields?apiKey=${encodeURIComponent(sandbox.apiKey)}`;
+		for (let call = 0; call < 2; call++) await (await fetch(other)).arrayBuffer();
+		const run = await runNode(
+			{ resource: 'customField', operation: 'getMany', returnAll: true, options: { pageSize: 1 } },
+			{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(3);
+		const node = statuses(sandbox).slice(2);
+		expect(node.filter((status) => status === 429)).toHaveLength(1);
+		expect(node.filter((status) => status === 200)).toHaveLength(3);
+	});
 });
