@@ -9,7 +9,6 @@ import * as path from 'node:path';
 import { SeededRandom } from './random';
 import { DEMO_API_KEY } from './server';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon');
 
 function flag(name: string, fallback: number): number {

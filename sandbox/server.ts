@@ -103,7 +103,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		if (state.requests.length > MAX_RECORDED_REQUESTS) state.requests.splice(0, 100_000);
 		if (log) {
 			const query = search ? `?${maskedQueryString(search)}` : '';
-			log(`${entry.method} ${entry.path}${query} -> ${entry.dropped ? 'conexão derrubada' : entry.status}`);
+			log(`${entry.method} ${entry.path}${query} -> ${entry.dropped ? 'connection dropped' : entry.status}`);
 		}
 	}
 
