@@ -61,6 +61,14 @@ export class ProspectingApi implements ICredentialType {
 					message: 'The API key was refused (401). Check the API key in this credential.',
 				},
 			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'Nothing answers /api/v1/custom-fields at this address (404). Check the base URL: it is the address of the service, without /api/v1.',
+				},
+			},
 		],
 	};
 }

@@ -30,6 +30,12 @@ it('reports a refused key clearly, without the key', async () => {
 	expect(findSecret(wrong, { result })).toEqual([]);
 });
 
+it('reports a base URL that does not lead to the service', async () => {
+	const result = await testCredential({ baseUrl: `${sandbox.url}/somewhere-else`, apiKey: sandbox.apiKey });
+	expect(result.status).toBe('Error');
+	expect(result.message).toMatch(/\(404\)\. Check the base URL/);
+});
+
 it.each(['/', '/api/v1', '/api/v1/'])(
 	'the node tolerates a base URL ending in "%s"',
 	async (suffix) => {
