@@ -187,11 +187,13 @@ export async function prospectingApiRequest(
 
 	for (;;) {
 		attempts += 1;
-		await budget.acquire((ms) =>
+		const pacedMs = await budget.acquire((ms) =>
 			this.logger?.debug(
 				`Prospecting: ${kind} budget spent; waiting ${Math.round(ms)} ms for the rate-limit window to reset`,
 			),
 		);
+		// After a refusal, waiting for the window is part of waiting out the rate limit.
+		if (refusals > 0) rateLimitWaitedMs += pacedMs;
 
 		let response: IN8nHttpFullResponse;
 		try {
