@@ -33,7 +33,9 @@ export interface WebhookLoadResult extends LoadFigures {
 	/** One connection, one delivery at a time: latency without queueing. */
 	sequential?: LoadFigures;
 	baseline?: LoadFigures & { label: string; sequential?: LoadFigures };
-	withoutRepeatMemory?: { sequential: LoadFigures; loaded: LoadFigures };
+	withoutRepeatMemory?: { sequential: LoadFigures; forged: LoadFigures; loaded: LoadFigures };
+	/** Forged deliveries one at a time: refused (401) in webhook(), no execution. */
+	forged?: LoadFigures;
 	against: string;
 	error?: string;
 }
@@ -175,12 +177,16 @@ export async function runWebhookLoad(ctx: {
 		const sequential = await load(hook.url, config, sign, 1, SEQUENTIAL_SECONDS);
 		const afterSequential = await settledExecutionCount(client, workflow.id);
 		sequential.executions = afterSequential;
+		// Forged deliveries are refused inside webhook() and start no execution: their latency is
+		// n8n's webhook path plus the node's verification, without an execution.
+		const forged = await load(hook.url, config, (body) => ({ 'x-signature': createHmac('sha256', 'not-the-secret').update(body).digest('hex') }), 1, SEQUENTIAL_SECONDS);
+		if ((await executionCount(client, workflow.id)) !== afterSequential) throw new Error('a forged delivery started an execution');
 		const loaded = await load(hook.url, config, sign);
 		loaded.executions = (await settledExecutionCount(client, workflow.id)) - afterSequential;
-		log(`  → sequential ${JSON.stringify(sequential)}; loaded ${JSON.stringify(loaded)}`);
+		log(`  → sequential ${JSON.stringify(sequential)}; forged ${JSON.stringify(forged)}; loaded ${JSON.stringify(loaded)}`);
 		await client.deactivateWorkflow(workflow.id);
 		await webhooksWhen(sandbox, (count) => count === 0);
-		return { sequential, loaded };
+		return { sequential, forged, loaded };
 	};
 
 	const main = await measureTrigger('Bench Prospecting Trigger', 'bench-prospecting-trigger-id', {});
@@ -195,12 +201,13 @@ export async function runWebhookLoad(ctx: {
 		seconds: config.loadSeconds,
 		connections: config.loadConnections,
 		sequential,
+		forged: main.forged,
 		withoutRepeatMemory: withoutMemory,
 		baseline: { label: "n8n's Webhook node (no verification)", ...baselineFigures, sequential: baselineSequential },
 		against:
 			`n8n's own Webhook node (no verification), same instance and load: ${Math.round(baselineFigures.requestsPerSecond)} req/s, p99 ${baselineFigures.p99Ms} ms ` +
 			`(${baselineFigures.executions} executions); one connection at a time: trigger p50 ${sequential.p50Ms} ms / p99 ${sequential.p99Ms} ms, ` +
-			`Webhook node p50 ${baselineSequential.p50Ms} ms / p99 ${baselineSequential.p99Ms} ms; ` +
+			`Webhook node p50 ${baselineSequential.p50Ms} ms / p99 ${baselineSequential.p99Ms} ms; forged deliveries (refused in webhook(), no execution) p50 ${main.forged.p50Ms} ms, ${main.forged.non2xx} refused, ${main.forged.status2xx} accepted; ` +
 			`trigger with Ignore Repeated Deliveries off: ${Math.round(withoutMemory.loaded.requestsPerSecond)} req/s loaded, p50 ${withoutMemory.sequential.p50Ms} ms one at a time`,
 	};
 }
