@@ -17,7 +17,6 @@ const NODE_NAME = 'Prospecting';
  * so the node's idea of the window must start over too, as in a freshly started n8n.
  */
 export function forgetRateBudgets(): void {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const transport = require('../../nodes/Prospecting/transport') as { resetBudgets?: () => void };
 	if (typeof transport.resetBudgets !== 'function') {
 		throw new Error('nodes/Prospecting/transport no longer exports resetBudgets; the benchmark needs it between figures');

@@ -68,11 +68,11 @@ function requestAndResponse(rawBody: Buffer, headers: Record<string, string>) {
 			response.statusCode = code;
 			return response;
 		},
-		json(_body: unknown) {
+		json() {
 			response.writableEnded = true;
 			return response;
 		},
-		send(_body: unknown) {
+		send() {
 			response.writableEnded = true;
 			return response;
 		},
