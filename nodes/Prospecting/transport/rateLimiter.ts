@@ -125,8 +125,9 @@ export class RateBudget {
 			const announced = remaining - state.inFlight;
 			const newWindow =
 				resetAt !== undefined && (state.resetAt === undefined || resetAt > state.resetAt + 500);
+			// Without a reset time there is no window to reason about: the announced figure is all there is.
 			state.remaining =
-				newWindow || state.remaining === undefined
+				newWindow || state.remaining === undefined || resetAt === undefined
 					? announced
 					: Math.min(state.remaining, announced);
 		}
