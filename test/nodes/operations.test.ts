@@ -123,6 +123,38 @@ describe('lead', () => {
 	});
 });
 
+describe('multi-value filters', () => {
+	it.each([
+		['repeat', 'routineIds', (ids: string[]) => ids],
+		['brackets', 'routineIds[]', (ids: string[]) => ids],
+		['comma', 'routineIds', (ids: string[]) => ids.join(',')],
+	] as const)(
+		'take a list from an expression and write it in the %s format',
+		async (format, key, shape) => {
+			const routines = sandbox.control
+				.routines()
+				.slice(1, 3)
+				.map((routine) => routine.id);
+			const run = await runNode(
+				{
+					resource: 'lead',
+					operation: 'getMany',
+					returnAll: true,
+					filters: { routineIds: `={{ ${JSON.stringify(routines)} }}` },
+					options: { multiValueFormat: format },
+				},
+				connection,
+			);
+			expect(run.error).toBeUndefined();
+			const expected = sandbox.control
+				.leads()
+				.filter((lead) => lead.routineIds.some((id) => routines.includes(id)));
+			expect(run.items).toHaveLength(expected.length);
+			expect(requestsTo('/leads')[0].query[key]).toEqual(shape(routines));
+		},
+	);
+});
+
 describe('routine', () => {
 	it('getMany lists every routine and filters by status', async () => {
 		const all = await runNode(
