@@ -61,9 +61,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const results = await handler.execute.call(this, i);
 			for (const result of results) returnData.push({ ...result, pairedItem: { item: i } });
 		} catch (caught) {
+			// A cancelled execution reaches n8n as it is (so the run is marked cancelled), even with Continue On Fail.
+			if (/Cancel+edError$/.test(String(caught?.name ?? caught?.constructor?.name ?? ''))) {
+				const cancellation: Error = caught;
+				throw cancellation;
+			}
 			const secret = await apiKey.call(this);
 			const error =
-				caught instanceof NodeOperationError || (caught && caught.name === 'NodeApiError')
+				caught instanceof NodeOperationError || caught?.name === 'NodeApiError'
 					? caught
 					: new NodeOperationError(
 							this.getNode(),

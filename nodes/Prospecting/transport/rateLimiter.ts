@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { sleep } from 'n8n-workflow';
+
+import { pause } from './pause';
 
 /**
  * The service counts reads and writes per window and answers 429 past the limit. Every
@@ -80,7 +81,7 @@ export class RateBudget {
 	 * Reserves one call, waiting first when the budget is spent until its window resets.
 	 * Returns how long it waited, in ms.
 	 */
-	async acquire(onWait?: (ms: number) => void): Promise<number> {
+	async acquire(onWait?: (ms: number) => void, signal?: AbortSignal): Promise<number> {
 		return await this.exclusive(async () => {
 			let waited = 0;
 			const state = this.state;
@@ -89,7 +90,7 @@ export class RateBudget {
 				const wait = Math.min(state.resetAt - Date.now() + RESET_MARGIN_MS, MAX_PREEMPTIVE_WAIT_MS);
 				if (wait > 0) {
 					onWait?.(wait);
-					await sleep(wait);
+					await pause(wait, signal);
 					waited = wait;
 				}
 				// The window has turned: the full limit is available again until headers say otherwise.

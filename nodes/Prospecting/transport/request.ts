@@ -8,7 +8,7 @@ import type {
 	IN8nHttpFullResponse,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	errorFromNetwork,
@@ -17,6 +17,7 @@ import {
 	isNotSentCode,
 	isResponseLostCode,
 } from './errors';
+import { cancelSignal, pause } from './pause';
 import { callKind, getBudget, parseResetHeader, parseRetryAfter, readHeader } from './rateLimiter';
 import { redactText, redactValue } from './secrets';
 
@@ -154,6 +155,7 @@ export async function prospectingApiRequest(
 	const maxWaitMs =
 		Math.max(0, options.maxRateLimitWaitSeconds ?? DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS) * 1000;
 	const where = { method, endpoint, itemIndex: options.itemIndex };
+	const signal = cancelSignal(this);
 
 	const request: IHttpRequestOptions = {
 		method,
@@ -181,16 +183,18 @@ export async function prospectingApiRequest(
 		this.logger?.debug(
 			`Prospecting: ${method} ${endpoint} failed (${reason}); retry ${readFailures} in ${wait} ms`,
 		);
-		await sleep(wait);
+		await pause(wait, signal);
 		return true;
 	};
 
 	for (;;) {
 		attempts += 1;
-		const pacedMs = await budget.acquire((ms) =>
-			this.logger?.debug(
-				`Prospecting: ${kind} budget spent; waiting ${Math.round(ms)} ms for the rate-limit window to reset`,
-			),
+		const pacedMs = await budget.acquire(
+			(ms) =>
+				this.logger?.debug(
+					`Prospecting: ${kind} budget spent; waiting ${Math.round(ms)} ms for the rate-limit window to reset`,
+				),
+			signal,
 		);
 		// After a refusal, waiting for the window is part of waiting out the rate limit.
 		if (refusals > 0) rateLimitWaitedMs += pacedMs;
@@ -246,7 +250,7 @@ export async function prospectingApiRequest(
 			this.logger?.debug(
 				`Prospecting: ${method} ${endpoint} refused with 429 (${refusals}); waiting ${Math.round(wait)} ms`,
 			);
-			await sleep(wait);
+			await pause(wait, signal);
 			rateLimitWaitedMs += wait;
 			lastRateLimitWaitMs = wait;
 			continue;
