@@ -62,6 +62,8 @@ export interface RateLimitState {
 	remaining?: number;
 	resetAt?: number;
 	inFlight: number;
+	/** Lowest X-RateLimit-Remaining announced in the current window. */
+	lowestAnnounced?: number;
 }
 
 /** One budget (reads or writes) of one (base URL, key). Calls to `acquire` run one at a time. */
@@ -96,6 +98,7 @@ export class RateBudget {
 				// The window has turned: the full limit is available again until headers say otherwise.
 				state.remaining = state.limit;
 				state.resetAt = undefined;
+				state.lowestAnnounced = undefined;
 			}
 			if (state.remaining !== undefined) state.remaining -= 1;
 			state.inFlight += 1;
@@ -109,6 +112,7 @@ export class RateBudget {
 		if (state.resetAt !== undefined && Date.now() >= state.resetAt) {
 			state.remaining = state.limit;
 			state.resetAt = undefined;
+			state.lowestAnnounced = undefined;
 		}
 	}
 
@@ -121,18 +125,26 @@ export class RateBudget {
 		const remaining = numberHeader(headers, 'x-ratelimit-remaining');
 		const resetAt = parseResetHeader(header(headers, 'x-ratelimit-reset'), now);
 		if (limit !== undefined) state.limit = limit;
-		if (remaining !== undefined) {
-			// Calls still in flight were reserved here but may not be counted by the service yet.
-			const announced = remaining - state.inFlight;
+		const stale =
+			resetAt !== undefined && state.resetAt !== undefined && resetAt < state.resetAt - 500;
+		if (remaining !== undefined && !stale) {
 			const newWindow =
 				resetAt !== undefined && (state.resetAt === undefined || resetAt > state.resetAt + 500);
-			// Without a reset time there is no window to reason about: the announced figure is all there is.
-			state.remaining =
-				newWindow || state.remaining === undefined || resetAt === undefined
-					? announced
-					: Math.min(state.remaining, announced);
+			if (newWindow || resetAt === undefined || state.remaining === undefined) {
+				// Calls still in flight were reserved here but may not be counted by the service yet.
+				state.lowestAnnounced = remaining;
+				state.remaining = remaining - state.inFlight;
+			} else {
+				state.lowestAnnounced = Math.min(state.lowestAnnounced ?? remaining, remaining);
+				// With nothing in flight every call made so far has been counted: the lowest figure is exact.
+				// Otherwise calls may be answered in another order than counted, so stay on the safe side.
+				state.remaining =
+					state.inFlight === 0
+						? state.lowestAnnounced
+						: Math.min(state.remaining, remaining - state.inFlight);
+			}
 		}
-		if (resetAt !== undefined) state.resetAt = resetAt;
+		if (resetAt !== undefined && !stale) state.resetAt = resetAt;
 		if (status === 429) {
 			const retryAfter = parseRetryAfter(header(headers, 'retry-after'), now);
 			state.remaining = 0;

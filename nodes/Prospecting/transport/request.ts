@@ -78,6 +78,22 @@ export function buildQuery(qs: IDataObject | undefined, format: MultiValueFormat
 	return query;
 }
 
+/** Decrypted once per node run: a page walk makes many calls with the same credential. */
+const credentialsByContext = new WeakMap<object, Promise<ProspectingCredentials>>();
+
+async function credentialsOf(context: ProspectingContext): Promise<ProspectingCredentials> {
+	let pending = credentialsByContext.get(context);
+	if (!pending) {
+		pending = context.getCredentials(
+			'prospectingApi',
+		) as unknown as Promise<ProspectingCredentials>;
+		credentialsByContext.set(context, pending);
+		// A failed read is not kept, so the next call asks again.
+		pending.catch(() => credentialsByContext.delete(context));
+	}
+	return await pending;
+}
+
 /** The network error code of a failed call, read from n8n's wrapper or the HTTP client's error. */
 function networkCode(error: unknown): string | undefined {
 	const candidates: unknown[] = [];
@@ -131,9 +147,7 @@ export async function prospectingApiRequest(
 	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON of many shapes; callers check what they read.
 ): Promise<any> {
 	const node = this.getNode();
-	const credentials = (await this.getCredentials(
-		'prospectingApi',
-	)) as unknown as ProspectingCredentials;
+	const credentials = await credentialsOf(this);
 	const secret = String(credentials?.apiKey ?? '');
 	const baseUrl = normaliseBaseUrl(credentials?.baseUrl);
 	if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) {
