@@ -13,8 +13,8 @@ export type CallKind = 'read' | 'write';
 
 type Headers = Record<string, unknown>;
 
-/** Margin after the announced reset, because a reset given in whole seconds may be rounded down. */
-const RESET_MARGIN_MS = 150;
+/** Margin after the announced reset for clock jitter; a reset in whole seconds is rounded up by the service or it answers 429, which is handled. */
+const RESET_MARGIN_MS = 25;
 /** Longest wait before a call on the strength of the headers alone; a 429 is the authority beyond. */
 const MAX_PREEMPTIVE_WAIT_MS = 120_000;
 
