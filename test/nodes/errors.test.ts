@@ -180,6 +180,26 @@ describe('bad input is refused before any call, naming the item and the field', 
 			/^limit: expected a whole number of at least 1/,
 		],
 		[
+			'a 5000-character ID',
+			{ resource: 'webhook', operation: 'delete', webhookId: 'x'.repeat(5000) },
+			/^webhookId: longer than 1000 characters; expected an ID \(item 0\)/,
+		],
+		[
+			'a list where one ID is expected',
+			{
+				resource: 'prospection',
+				operation: 'getActivities',
+				prospectionId: '={{ ["a", "b"] }}',
+				returnAll: true,
+			},
+			/^prospectionId: expected one ID, got a list/,
+		],
+		[
+			'a blank webhook name',
+			{ resource: 'webhook', operation: 'create', name: '   ', url: 'https://example.com/h' },
+			/^name: a value is required \(item 0\)/,
+		],
+		[
 			'a webhook URL that is not http',
 			{ resource: 'webhook', operation: 'create', name: 'x', url: 'ftp://example.com' },
 			/^url: "ftp:\/\/example.com" is not an http/,

@@ -2,6 +2,8 @@ import type { INode } from 'n8n-workflow';
 
 import { inputError } from './errors';
 
+const MAX_ID_LENGTH = 1000;
+
 /**
  * Encodes one path segment taken from user input. Values that are empty, blank, or that a
  * server would read as a directory step ('.', '..') are refused, so no input can change the
@@ -20,6 +22,15 @@ export function pathSegment(node: INode, itemIndex: number, field: string, value
 	}
 	const text = String(value).trim();
 	if (text === '') throw inputError(node, itemIndex, field, 'a value is required');
+	// No record id is this long; such a value would only make an address servers refuse.
+	if (text.length > MAX_ID_LENGTH) {
+		throw inputError(
+			node,
+			itemIndex,
+			field,
+			`longer than ${MAX_ID_LENGTH} characters; expected an ID`,
+		);
+	}
 	if (text === '.' || text === '..') {
 		throw inputError(node, itemIndex, field, `"${text}" is not a valid ID`);
 	}
