@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs, wants } from './lib/args';
 import { FULL, QUICK, type BenchConfig } from './lib/config';
 import { round } from './lib/measure';
-import { writeBenchmarksTable } from './lib/report';
+import { writeBenchmarksTable, writeSummaryTable } from './lib/report';
 import { SandboxProcess, type SandboxProcessOptions } from './lib/sandbox-client';
 import { runBulkCreate } from './scenarios/bulk-create';
 import { runOverhead } from './scenarios/overhead';
@@ -79,6 +79,8 @@ async function main(): Promise<void> {
 			platform: `${process.platform} ${process.arch}`,
 		},
 		config,
+		// 1-, 5- and 15-minute load averages; per figure, the 1-minute one before and after it.
+		loadAverage: { atStart: loadavg().map((value) => round(value, 2)) } as Record<string, number[]>,
 		figures: {} as Record<string, unknown>,
 		notRun: [] as Array<{ figure: string; reason: string }>,
 	};
@@ -151,6 +153,7 @@ async function main(): Promise<void> {
 		notRun.push({ figure: 'realN8n', reason: 'left out with --skip-n8n' });
 	}
 
+	(results.loadAverage as Record<string, number[]>).atEnd = loadavg().map((value) => round(value, 2));
 	results.finishedAt = new Date().toISOString();
 	results.totalSeconds = round((Date.now() - startedAt.getTime()) / 1000, 1);
 	// Quick and partial runs go to bench/tmp/ (not kept in git); only a full run replaces bench/results.json.
@@ -166,6 +169,7 @@ async function main(): Promise<void> {
 	log(`wrote ${path.relative(process.cwd(), outFile)} (${results.totalSeconds} s)`);
 	if ((!args.quick && !partial) || args.writeMarkdown) {
 		writeBenchmarksTable(results, args.realWindow ? 'real-window' : 'table');
+		if (!args.quick && !partial) writeSummaryTable();
 		log('wrote the table in BENCHMARKS.md');
 	}
 }

@@ -49,7 +49,8 @@ function rateRows(results: Json): Row[] {
 		const f = figures[key];
 		if (name === 'walk') {
 			const perRequest = figures[`readRequestTime:${format}`]?.perRequestMs;
-			const ok = !f.error && f.ratioToFloor <= 1.05 && f.requests.tooMany === 0 && f.records.gaps === 0 && f.records.duplicates === 0;
+			const ok =
+				!f.error && f.ratioToFloor <= 1.05 && f.requests.tooMany === 0 && f.records.gaps === 0 && f.records.duplicates === 0 && f.records.unknown === 0;
 			rows.push({
 				figure: `Walk: Return All, ${n(config.walkLeads)} leads at ${config.pageSize}/page, alone (${formatLabel(format)})`,
 				result: f.error
@@ -162,6 +163,19 @@ function realN8nRows(results: Json): Row[] {
 	return rows;
 }
 
+/** The machine's load during the run: 1-minute load averages at the start, around each figure, at the end. */
+function loadText(results: Json): string {
+	const perFigure = Object.values((results.figures ?? {}) as Json)
+		.flatMap((f: Json) => (f && f.loadAverage ? [f.loadAverage.before, f.loadAverage.after] : []))
+		.filter((value: unknown): value is number => typeof value === 'number');
+	const run = results.loadAverage as Json | undefined;
+	const parts: string[] = [];
+	if (run?.atStart) parts.push(`${run.atStart[0].toFixed(2)} at the start`);
+	if (perFigure.length) parts.push(`${Math.min(...perFigure).toFixed(2)}-${Math.max(...perFigure).toFixed(2)} around the figures`);
+	if (run?.atEnd) parts.push(`${run.atEnd[0].toFixed(2)} at the end`);
+	return parts.length ? ` 1-minute load average ${parts.join(', ')} (2 cores; each figure's own is in the raw numbers).` : '';
+}
+
 export function benchmarksTable(results: Json, section = 'table'): string {
 	const { start: START, end: END } = marker(section);
 	const rows = [...rateRows(results), ...overheadRow(results), ...triggerRows(results), ...realN8nRows(results)];
@@ -171,7 +185,8 @@ export function benchmarksTable(results: Json, section = 'table'): string {
 		`Run of ${results.startedAt} (${results.mode}, ${results.totalSeconds} s): ${machine.cores} cores (${machine.cpuModel}), ` +
 			`${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}. ` +
 			(results.config.windowSeconds < 60 ? `Window shortened to ${results.config.windowSeconds} s with the ` : `The service's own ${results.config.windowSeconds} s window and the `) +
-			`service's budgets (${results.config.readLimit} reads / ${results.config.writeLimit} writes per window). Raw numbers: ${results.outFile}.`,
+			`service's budgets (${results.config.readLimit} reads / ${results.config.writeLimit} writes per window). Raw numbers: ${results.outFile}.` +
+			loadText(results),
 		'',
 		'| Figure | Result | Measured against (same run) | Target | Met |',
 		'|---|---|---|---|---|',
@@ -203,4 +218,146 @@ export function writeBenchmarksTable(
 			? `${current.slice(0, start)}${table}${current.slice(end + END.length)}`
 			: `${current.trimEnd()}\n\n${table}\n`;
 	writeFileSync(file, next);
+}
+
+/** Short cells for the summary: the headline figure, what it is compared with, target, verdict. */
+function summaryRows(full: Json | undefined, real: Json | undefined): Row[] {
+	const rows: Row[] = [];
+	const load = (f: Json) => (f?.loadAverage ? `; load ${f.loadAverage.before.toFixed(1)}→${f.loadAverage.after.toFixed(1)}` : '');
+	const rated = (results: Json | undefined, windowLabel: string, formats: string[]) => {
+		if (!results) return;
+		const figures = results.figures as Json;
+		for (const format of formats) {
+			const fmt = format === 'epoch-ms' ? 'reset in ms' : 'reset in s';
+			const walk = figures[`walk:${format}`];
+			if (walk) {
+				const ok = !walk.error && walk.ratioToFloor <= 1.05 && walk.requests.tooMany === 0 && walk.records.gaps === 0 && walk.records.duplicates === 0;
+				rows.push({
+					figure: `Walk 60,000 leads, ${windowLabel}, ${fmt}`,
+					result: walk.error
+						? `failed: ${walk.error}`
+						: `${s(walk.wallMs)} = **${x(walk.ratioToFloor)}**; ${walk.requests.tooMany} × 429; ${n(walk.records.unique)} records, ${walk.records.duplicates} dup, ${walk.records.gaps} gaps`,
+					against: `floor ${s(walk.floor.floorMs)}${load(walk)}`,
+					target: '≤ 1.05 ×, 0 × 429',
+					met: verdict(ok),
+				});
+			}
+			const bulk = figures[`bulk:${format}`];
+			if (bulk) {
+				const ok = !bulk.error && bulk.ratioToFloor <= 1.05 && bulk.requests.tooMany === 0 && bulk.leads.itemsCreatedOnce === bulk.leads.items;
+				rows.push({
+					figure: `Bulk create 500 leads, ${windowLabel}, ${fmt}`,
+					result: bulk.error
+						? `failed: ${bulk.error}`
+						: `${s(bulk.wallMs)} = **${x(bulk.ratioToFloor)}**; ${bulk.requests.tooMany} × 429; ${bulk.leads.itemsCreatedOnce} of ${bulk.leads.items} created once`,
+					against: `floor ${s(bulk.floor.floorMs)}${load(bulk)}`,
+					target: '≤ 1.05 ×, 0 × 429',
+					met: verdict(ok),
+				});
+			}
+			const shared = figures[`shared:${format}`];
+			if (shared) {
+				const executions = shared.executions as Json[];
+				const ok = executions.every((e) => e.completed && e.records.gaps === 0 && e.records.duplicates === 0);
+				rows.push({
+					figure: `Shared key: 2 walks at once, ${windowLabel}, ${fmt}`,
+					result: `${executions.filter((e) => e.completed).length}/2 complete, ${s(shared.wallMs)} = **${x(shared.ratioToFloor)}**; ${shared.requests.tooMany} × 429; ${executions.map((e) => `${e.records.duplicates} dup / ${e.records.gaps} gaps`).join(', ')}`,
+					against: `floor of both walks ${s(shared.floor.floorMs)}${load(shared)}`,
+					target: 'both complete, no record lost',
+					met: verdict(ok),
+				});
+			}
+		}
+	};
+	if (full) rated(full, `${full.config.windowSeconds} s window`, ['epoch-seconds', 'epoch-ms']);
+	if (real) rated(real, `real ${real.config.windowSeconds} s window`, ['epoch-seconds']);
+	// Walks together, then bulk creates, then the shared key.
+	const order = (r: Row) => ['Walk', 'Bulk', 'Shared'].findIndex((prefix) => r.figure.startsWith(prefix));
+	rows.sort((a, b) => order(a) - order(b));
+	const overhead = full?.figures.overhead;
+	if (overhead && !overhead.error) {
+		rows.push({
+			figure: `Overhead: Return All ${n(overhead.leads)} leads, limit off`,
+			result: `**wall ${x(overhead.wallRatio)}, CPU ${x(overhead.cpuRatio)}** (n8n-core's helper alone: ${x(overhead.minimalWallRatio)} / ${x(overhead.minimalCpuRatio)})`,
+			against: `bare fetch loop ${s(overhead.bare.wallMs)} wall${load(overhead)}`,
+			target: '≤ 1.3 ×',
+			met: verdict(overhead.wallRatio <= 1.3 && overhead.cpuRatio <= 1.3),
+		});
+	}
+	const trigger = full?.figures.trigger;
+	if (trigger && !trigger.error) {
+		rows.push({
+			figure: 'Trigger: webhook() in process',
+			result: `**${n(Math.round(trigger.deliveriesPerSecond))} deliveries/s**, p99 ${ms(trigger.p99Ms, 3)}; ${trigger.rejectedForged}/${trigger.forged} forged refused`,
+			against: `HMAC alone ${n(Math.round(trigger.hmacPerSecond))}/s`,
+			target: 'report',
+			met: 'n/a',
+		});
+	}
+	const realN8n = full?.figures.realN8n as Json | undefined;
+	const load8n = realN8n?.trigger;
+	if (load8n && !load8n.error) {
+		const base = load8n.baseline as Json | undefined;
+		rows.push({
+			figure: `Trigger in real n8n ${realN8n?.n8nVersion ?? ''}, ${load8n.connections} connections`,
+			result: `**${load8n.requestsPerSecond} deliveries/s**, p99 ${ms(load8n.p99Ms, 0)}`,
+			against: base ? `n8n's Webhook node: ${base.requestsPerSecond} req/s, p99 ${ms(base.p99Ms, 0)}` : 'n/a',
+			target: 'report',
+			met: 'n/a',
+		});
+	}
+	for (const alt of (realN8n?.alternative ?? []) as Json[]) {
+		// Our node on the same work at the same window, with the same (sandbox default) reset format.
+		const sameWindow = [full, real].find((r) => r?.config.windowSeconds === alt.windowSeconds);
+		const ours = sameWindow?.figures[`${alt.work}:epoch-seconds`];
+		const where = sameWindow === full ? 'our node, same run' : 'our node, real-window run';
+		const oursText = !ours
+			? 'n/a'
+			: alt.work === 'walk'
+				? `${where}: ${n(ours.records.unique)} records, 0 lost, ${s(ours.wallMs)}`.replace(', 0 lost', ours.records.gaps ? `, ${ours.records.gaps} lost` : ', none lost')
+				: `${where}: ${ours.leads.itemsCreatedOnce} of ${ours.leads.items} created once, ${s(ours.wallMs)}`;
+		const variant = alt.variant?.pageIntervalMs || alt.variant?.batchIntervalMs ? 'hand-tuned spacing' : 'Retry On Fail at maximum';
+		const outcome =
+			alt.work === 'walk'
+				? `${alt.outcome}, ${n(alt.delivered)} of ${n(full!.config.walkLeads)} records, ${alt.requests.tooMany} × 429, ${seconds(alt.wallMs)}`
+				: `${alt.outcome}, ${alt.leads ? `${alt.leads.itemsCreatedOnce} created once, ${alt.leads.itemsCreatedTwiceOrMore} twice or more, ${alt.leads.itemsMissing} never` : 'n/a'}, ${seconds(alt.wallMs)}`;
+		rows.push({
+			figure: `HTTP Request node, ${alt.work === 'walk' ? 'walk' : 'bulk create'}, ${variant}, ${alt.windowSeconds} s window`,
+			result: outcome,
+			against: oursText,
+			target: 'our node on the same work',
+			met: 'n/a',
+		});
+	}
+	return rows;
+}
+
+const seconds = (value: number) => (Number.isFinite(value) ? `${(value / 1000).toFixed(1)} s` : 'n/a');
+
+/** The summary at the top of BENCHMARKS.md, from the kept results files (full run and real-window run). */
+export function writeSummaryTable(file = path.join(__dirname, '..', '..', 'BENCHMARKS.md')): void {
+	const read = (name: string) => {
+		const p = path.join(__dirname, '..', name);
+		return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')) as Json) : undefined;
+	};
+	const full = read('results.json');
+	const real = read('results.real-window.json');
+	const { start: START, end: END } = marker('summary');
+	const runs = [full, real]
+		.filter((r): r is Json => r !== undefined)
+		.map((r) => `${r.startedAt.slice(0, 16).replace('T', ' ')} UTC (${r.mode}, load ${loadText(r).replace(/^ 1-minute load average /, '').replace(/ \(2 cores.*$/, '')})`);
+	const table = [
+		START,
+		`Runs: ${runs.join('; ')}. Ratios are wall time ÷ floor of the same run; details in the tables further down.`,
+		'',
+		'| Figure | Measured | Compared with (same run unless said) | Target | Met |',
+		'|---|---|---|---|---|',
+		...summaryRows(full, real).map((r) => `| ${cell(r.figure)} | ${cell(r.result)} | ${cell(r.against)} | ${cell(r.target)} | ${cell(r.met)} |`),
+		END,
+	].join('\n');
+	const current = readFileSync(file, 'utf8');
+	const start = current.indexOf(START);
+	const end = current.indexOf(END);
+	if (start < 0 || end < start) throw new Error(`BENCHMARKS.md has no ${START} … ${END} markers`);
+	writeFileSync(file, `${current.slice(0, start)}${table}${current.slice(end + END.length)}`);
 }

@@ -121,7 +121,7 @@ async function runCase(
 	const summary =
 		`${outcome} in ${seconds(response.wallMs)}; delivered ${delivered.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} ${work === 'walk' ? 'records' : 'created leads'}; ` +
 		`${requests.tooMany} × 429 of ${requests.total} requests` +
-		(work === 'walk' ? `; walk started over ${starts} times` : '') +
+		(work === 'walk' ? `; page 1 requested ${starts} time${starts === 1 ? '' : 's'}` : '') +
 		(leads
 			? `; sandbox holds ${leads.created} new leads (${leads.itemsCreatedOnce} items once, ${leads.itemsCreatedTwiceOrMore} twice or more, ${leads.itemsMissing} never)`
 			: '') +
