@@ -23,22 +23,61 @@ export function unwrapRecord(body: unknown): IDataObject | undefined {
 	return object;
 }
 
-/** A text parameter that may also arrive as a number from an expression. */
+/** Longest value sent in a query string: longer ones make an address servers refuse. */
+export const MAX_QUERY_VALUE_LENGTH = 2000;
+/** Longest ID accepted in a body; no record id is this long. */
+export const MAX_ID_LENGTH = 1000;
+/** Longest query parameter name. */
+const MAX_QUERY_NAME_LENGTH = 200;
+
+/** How a value of the wrong type is named in an error. */
+function typeName(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (value === null) return 'null';
+	return typeof value;
+}
+
+/** A value quoted in an error, cut so a huge input does not make a huge message. */
+export function quoted(value: unknown): string {
+	const text = String(value);
+	return text.length > 80 ? `"${text.slice(0, 80)}…" (${text.length} characters)` : `"${text}"`;
+}
+
+/**
+ * A text parameter that may also arrive as a number from an expression. Objects, lists and
+ * booleans are refused: they are a mistake in an expression, not a text.
+ */
 export function textValue(
 	this: IExecuteFunctions,
 	i: number,
 	field: string,
 	value: unknown,
+	maxLength = Infinity,
 ): string {
 	if (value === undefined || value === null) return '';
-	if (typeof value === 'string') return value.trim();
-	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-	throw inputError(
-		this.getNode(),
-		i,
-		field,
-		`expected text, got ${Array.isArray(value) ? 'a list' : typeof value}`,
-	);
+	let text: string;
+	if (typeof value === 'string') text = value.trim();
+	else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
+	else throw inputError(this.getNode(), i, field, `expected text, got ${typeName(value)}`);
+	if (text.length > maxLength) {
+		throw inputError(
+			this.getNode(),
+			i,
+			field,
+			`${text.length} characters is too long (at most ${maxLength})`,
+		);
+	}
+	return text;
+}
+
+/** A text sent in the query string (filters). */
+export function queryText(
+	this: IExecuteFunctions,
+	i: number,
+	field: string,
+	value: unknown,
+): string {
+	return textValue.call(this, i, field, value, MAX_QUERY_VALUE_LENGTH);
 }
 
 /** A required text parameter. */
@@ -47,10 +86,24 @@ export function requiredText(
 	i: number,
 	field: string,
 	value: unknown,
+	maxLength = Infinity,
 ): string {
-	const text = textValue.call(this, i, field, value);
+	const text = textValue.call(this, i, field, value, maxLength);
 	if (text === '') throw inputError(this.getNode(), i, field, 'a value is required');
 	return text;
+}
+
+/** An ID sent in a body (a lead, a salesperson). */
+export function idText(
+	this: IExecuteFunctions,
+	i: number,
+	field: string,
+	value: unknown,
+	required: boolean,
+): string {
+	return required
+		? requiredText.call(this, i, field, value, MAX_ID_LENGTH)
+		: textValue.call(this, i, field, value, MAX_ID_LENGTH);
 }
 
 /** A multi-value filter: comma-separated text or a list of texts/numbers. */
@@ -68,15 +121,61 @@ export function multiValues(
 			: [value];
 	return entries
 		.map((entry, index) => {
-			if (typeof entry === 'string' || typeof entry === 'number') return String(entry).trim();
+			if (typeof entry === 'string' || (typeof entry === 'number' && Number.isFinite(entry))) {
+				const text = String(entry).trim();
+				if (text.length > MAX_QUERY_VALUE_LENGTH) {
+					throw inputError(
+						this.getNode(),
+						i,
+						`${field}[${index}]`,
+						`${text.length} characters is too long (at most ${MAX_QUERY_VALUE_LENGTH})`,
+					);
+				}
+				return text;
+			}
 			throw inputError(
 				this.getNode(),
 				i,
 				`${field}[${index}]`,
-				`expected text, got ${typeof entry}`,
+				`expected text, got ${typeName(entry)}`,
 			);
 		})
 		.filter((entry) => entry !== '');
+}
+
+/** The name of a query parameter typed by the user: never the API key's. */
+export function queryName(this: IExecuteFunctions, i: number, field: string, value: unknown): string {
+	const name = textValue.call(this, i, field, value, MAX_QUERY_NAME_LENGTH);
+	if (name === '') throw inputError(this.getNode(), i, field, 'a parameter name is required');
+	// `apiKey[]` or `apikey[0]` would be read as the key by many servers.
+	if (name.replace(/\[.*$/, '').toLowerCase() === 'apikey') {
+		throw inputError(this.getNode(), i, field, 'the API key comes from the credential');
+	}
+	return name;
+}
+
+/** A boolean parameter; "true" / "false" texts from expressions are read as such. */
+export function booleanValue(
+	this: IExecuteFunctions,
+	i: number,
+	field: string,
+	value: unknown,
+	fallback: boolean,
+): boolean {
+	if (value === undefined || value === null || value === '') return fallback;
+	if (typeof value === 'boolean') return value;
+	if (typeof value === 'string') {
+		const text = value.trim().toLowerCase();
+		if (text === 'true') return true;
+		if (text === 'false') return false;
+		if (text === '') return fallback;
+	}
+	throw inputError(
+		this.getNode(),
+		i,
+		field,
+		`expected true or false, got ${typeof value === 'string' ? quoted(value) : typeName(value)}`,
+	);
 }
 
 /** Checks a value against a fixed set (values from expressions are not checked by the editor). */
@@ -88,30 +187,54 @@ export function oneOf<T extends string>(
 	allowed: readonly T[],
 	fallback: T,
 ): T {
-	if (value === undefined || value === null || value === '') return fallback;
-	const text = String(value).trim();
+	if (value === undefined || value === null) return fallback;
+	if (typeof value !== 'string') {
+		throw inputError(
+			this.getNode(),
+			i,
+			field,
+			`expected one of ${allowed.join(', ')}, got ${typeName(value)}`,
+		);
+	}
+	const text = value.trim();
+	if (text === '') return fallback;
 	const match = allowed.find((entry) => entry.toLowerCase() === text.toLowerCase());
 	if (!match) {
-		throw inputError(this.getNode(), i, field, `"${text}" is not one of ${allowed.join(', ')}`);
+		throw inputError(this.getNode(), i, field, `${quoted(text)} is not one of ${allowed.join(', ')}`);
 	}
 	return match;
 }
 
-function positiveInteger(
+/** A number from a number or a numeric text; undefined when blank. */
+function numberOf(value: unknown): number | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'number') return value;
+	if (typeof value === 'string') {
+		if (value.trim() === '') return undefined;
+		return Number(value);
+	}
+	return NaN;
+}
+
+function describeValue(value: unknown): string {
+	return typeof value === 'string' || typeof value === 'number' ? quoted(value) : typeName(value);
+}
+
+export function positiveInteger(
 	this: IExecuteFunctions,
 	i: number,
 	field: string,
 	value: unknown,
 	fallback: number,
 ): number {
-	if (value === undefined || value === null || value === '') return fallback;
-	const number = Number(value);
+	const number = numberOf(value);
+	if (number === undefined) return fallback;
 	if (!Number.isFinite(number) || number < 1 || Math.floor(number) !== number) {
 		throw inputError(
 			this.getNode(),
 			i,
 			field,
-			`expected a whole number of at least 1, got "${String(value)}"`,
+			`expected a whole number of at least 1, got ${describeValue(value)}`,
 		);
 	}
 	return number;
@@ -120,15 +243,14 @@ function positiveInteger(
 /** The rate-limit wait option, in seconds. */
 export function maxRateLimitWait(this: IExecuteFunctions, i: number, options: IDataObject): number {
 	const value = options.maxRateLimitWait;
-	if (value === undefined || value === null || value === '')
-		return DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS;
-	const number = Number(value);
+	const number = numberOf(value);
+	if (number === undefined) return DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS;
 	if (!Number.isFinite(number) || number < 0) {
 		throw inputError(
 			this.getNode(),
 			i,
 			'options.maxRateLimitWait',
-			`expected seconds (0 or more), got "${String(value)}"`,
+			`expected seconds (0 or more), got ${describeValue(value)}`,
 		);
 	}
 	return number;
@@ -143,28 +265,20 @@ export function additionalQuery(
 	const collection = options.additionalQuery as
 		{ parameters?: Array<{ name?: unknown; value?: unknown }> } | undefined;
 	const query: IDataObject = {};
-	(collection?.parameters ?? []).forEach((parameter, index) => {
-		const name = textValue.call(this, i, `options.additionalQuery[${index}].name`, parameter.name);
-		if (name === '') {
-			throw inputError(
-				this.getNode(),
-				i,
-				`options.additionalQuery[${index}].name`,
-				'a parameter name is required',
-			);
-		}
-		if (name.toLowerCase() === 'apikey') {
-			throw inputError(
-				this.getNode(),
-				i,
-				`options.additionalQuery[${index}].name`,
-				'the API key comes from the credential',
-			);
-		}
+	const parameters = collection?.parameters ?? [];
+	if (!Array.isArray(parameters)) {
+		throw inputError(this.getNode(), i, 'options.additionalQuery', 'expected a list of { name, value }');
+	}
+	parameters.forEach((parameter, index) => {
+		const field = `options.additionalQuery[${index}]`;
+		const name = queryName.call(this, i, `${field}.name`, parameter.name);
 		const value = parameter.value;
+		// A true/false from an expression is a legitimate query value.
 		const text = Array.isArray(value)
-			? value.map(String)
-			: textValue.call(this, i, `options.additionalQuery[${index}].value`, value);
+			? multiValues.call(this, i, `${field}.value`, value)
+			: typeof value === 'boolean'
+				? String(value)
+				: queryText.call(this, i, `${field}.value`, value);
 		// A name given twice becomes a multi-value parameter.
 		if (query[name] !== undefined) {
 			query[name] = ([] as unknown[]).concat(query[name], text) as string[];
@@ -185,7 +299,13 @@ export function listSettings(
 	orderFallback = '',
 ): { paginate: PaginateOptions; options: IDataObject } {
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
+	const returnAll = booleanValue.call(
+		this,
+		i,
+		'returnAll',
+		this.getNodeParameter('returnAll', i, false),
+		false,
+	);
 	const limit = returnAll
 		? undefined
 		: positiveInteger.call(this, i, 'limit', this.getNodeParameter('limit', i, 50), 50);
@@ -198,7 +318,7 @@ export function listSettings(
 	);
 	const qs: IDataObject = {};
 	const orderBy =
-		textValue.call(this, i, 'options.orderBy', options.orderBy ?? orderFallback) || orderFallback;
+		queryText.call(this, i, 'options.orderBy', options.orderBy ?? orderFallback) || orderFallback;
 	if (orderBy) {
 		qs.orderBy = orderBy;
 		qs.orderDirection = oneOf.call(
@@ -209,7 +329,10 @@ export function listSettings(
 			['asc', 'desc'] as const,
 			'asc',
 		);
-	} else if (options.orderDirection !== undefined) {
+	} else if (
+		options.orderDirection !== undefined &&
+		!(typeof options.orderDirection === 'string' && options.orderDirection.trim() === '')
+	) {
 		qs.orderDirection = oneOf.call(
 			this,
 			i,
@@ -230,7 +353,7 @@ export function listSettings(
 	return {
 		options,
 		paginate: {
-			returnAll: Boolean(returnAll),
+			returnAll,
 			limit,
 			pageSize,
 			qs,

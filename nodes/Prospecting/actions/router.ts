@@ -48,8 +48,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	for (let i = 0; i < items.length; i++) {
 		try {
-			const resource = this.getNodeParameter('resource', i) as string;
-			const operation = this.getNodeParameter('operation', i) as string;
+			const resource = String(this.getNodeParameter('resource', i));
+			if (!Object.prototype.hasOwnProperty.call(resources, resource)) {
+				// n8n cannot even read the operation of a resource it does not know.
+				throw new NodeOperationError(
+					this.getNode(),
+					`The resource "${resource}" is not known (item ${i})`,
+					{ itemIndex: i },
+				);
+			}
+			const operation = String(this.getNodeParameter('operation', i));
 			const handler = findOperation(resource, operation);
 			if (!handler) {
 				throw new NodeOperationError(

@@ -20,6 +20,9 @@ export function pathSegment(node: INode, itemIndex: number, field: string, value
 	if (Array.isArray(value)) {
 		throw inputError(node, itemIndex, field, 'expected one ID, got a list');
 	}
+	if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) {
+		throw inputError(node, itemIndex, field, `expected an ID as text, got ${typeof value}`);
+	}
 	const text = String(value).trim();
 	if (text === '') throw inputError(node, itemIndex, field, 'a value is required');
 	// No record id is this long; such a value would only make an address servers refuse.

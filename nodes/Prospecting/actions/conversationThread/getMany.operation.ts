@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { inputError, prospectingApiPaginate } from '../../transport';
+import { prospectingApiPaginate } from '../../transport';
 import { listOptions, returnAllAndLimit } from '../common.descriptions';
-import { additionalQuery, listSettings, oneOf, textValue, toItems } from '../helpers';
+import { additionalQuery, listSettings, oneOf, queryName, toItems } from '../helpers';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -55,7 +55,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const { paginate, options } = listSettings.call(this, i);
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const qs: IDataObject = { ...paginate.qs };
-	if (filters.channel !== undefined && filters.channel !== '') {
+	const noChannel =
+		filters.channel === undefined ||
+		(typeof filters.channel === 'string' && filters.channel.trim() === '');
+	if (!noChannel) {
 		const channel = oneOf.call(
 			this,
 			i,
@@ -64,20 +67,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			['WHATSAPP', 'EMAIL'] as const,
 			'WHATSAPP',
 		);
-		const parameterName = textValue.call(
+		const parameterName = queryName.call(
 			this,
 			i,
 			'options.channelParameterName',
 			options.channelParameterName ?? 'channel',
 		);
-		if (parameterName === '') {
-			throw inputError(
-				this.getNode(),
-				i,
-				'options.channelParameterName',
-				'a parameter name is required',
-			);
-		}
 		qs[parameterName] = channel;
 	}
 	Object.assign(qs, additionalQuery.call(this, i, options));

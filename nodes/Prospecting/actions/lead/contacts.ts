@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ProspectingRequestOptions } from '../../transport';
 import { inputError, prospectingApiPaginate } from '../../transport';
-import { textValue } from '../helpers';
+import { quoted, textValue } from '../helpers';
 
 export interface ContactItem {
 	value: string;
@@ -22,25 +22,30 @@ function digits(value: string): string {
 	return value.replace(/\D/g, '');
 }
 
+/** The longest address (RFC 5321); checked before the pattern, which is slow on huge texts. */
+const MAX_EMAIL_LENGTH = 254;
+/** Far more than any phone number with punctuation. */
+const MAX_PHONE_LENGTH = 40;
+
 function checkEmail(this: IExecuteFunctions, i: number, field: string, value: string): void {
-	if (!EMAIL_SHAPE.test(value)) {
+	if (value.length > MAX_EMAIL_LENGTH || !EMAIL_SHAPE.test(value)) {
 		throw inputError(
 			this.getNode(),
 			i,
 			field,
-			`"${value.slice(0, 80)}" is not a valid email address`,
+			`${quoted(value)} is not a valid email address`,
 		);
 	}
 }
 
 function checkPhone(this: IExecuteFunctions, i: number, field: string, value: string): void {
-	const count = digits(value).length;
-	if (!PHONE_CHARACTERS.test(value) || count < 6 || count > 20) {
+	const count = value.length > MAX_PHONE_LENGTH ? 0 : digits(value).length;
+	if (value.length > MAX_PHONE_LENGTH || !PHONE_CHARACTERS.test(value) || count < 6 || count > 20) {
 		throw inputError(
 			this.getNode(),
 			i,
 			field,
-			`"${value.slice(0, 80)}" is not a valid phone number (digits, spaces, + ( ) - . only; 6 to 20 digits)`,
+			`${quoted(value)} is not a valid phone number (digits, spaces, + ( ) - . only; 6 to 20 digits)`,
 		);
 	}
 }
@@ -64,12 +69,18 @@ export function collectContacts(
 		) || 'Principal';
 	const contacts: LeadContacts = { emails: [], phones: [], mobiles: [] };
 
-	const add = (kind: keyof LeadContacts, field: string, rawValue: unknown, rawLabel?: unknown) => {
+	const add = (
+		kind: keyof LeadContacts,
+		field: string,
+		rawValue: unknown,
+		rawLabel?: unknown,
+		labelField = `${field} label`,
+	) => {
 		const value = textValue.call(this, i, field, rawValue);
 		if (value === '') return;
 		if (kind === 'emails') checkEmail.call(this, i, field, value);
 		else checkPhone.call(this, i, field, value);
-		const label = textValue.call(this, i, `${field} label`, rawLabel) || defaultLabel;
+		const label = textValue.call(this, i, labelField, rawLabel) || defaultLabel;
 		const key = kind === 'emails' ? value.toLowerCase() : digits(value);
 		const existing = contacts[kind].some((item) =>
 			kind === 'emails' ? item.value.toLowerCase() === key : digits(item.value) === key,
@@ -94,11 +105,12 @@ export function collectContacts(
 		}
 		values.forEach((entry, index) => {
 			const field = `additionalFields.${kind}[${index}].value`;
+			const labelField = `additionalFields.${kind}[${index}].label`;
 			if (!entry || typeof entry !== 'object') {
 				throw inputError(this.getNode(), i, field, 'expected { value, label }');
 			}
 			const { value, label } = entry as { value?: unknown; label?: unknown };
-			add(kind, field, value, label);
+			add(kind, field, value, label, labelField);
 		});
 	}
 	return contacts;

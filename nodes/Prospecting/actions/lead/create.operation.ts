@@ -14,7 +14,7 @@ import {
 	withNote,
 } from '../../transport';
 import { callOptions } from '../common.descriptions';
-import { maxRateLimitWait, textValue, unwrapRecord } from '../helpers';
+import { booleanValue, maxRateLimitWait, textValue, unwrapRecord } from '../helpers';
 import type { LeadContacts } from './contacts';
 import { collectContacts, findExistingLead } from './contacts';
 
@@ -166,7 +166,21 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		itemIndex: i,
 		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
 	};
-	if (options.skipIfExists === true) {
+	const skipIfExists = booleanValue.call(
+		this,
+		i,
+		'options.skipIfExists',
+		options.skipIfExists,
+		false,
+	);
+	const retryWhenNotCreated = booleanValue.call(
+		this,
+		i,
+		'options.retryWhenNotCreated',
+		options.retryWhenNotCreated,
+		true,
+	);
+	if (skipIfExists) {
 		const existing = await findExistingLead.call(this, contacts, name, settings);
 		if (existing) return [{ json: existing }];
 	}
@@ -191,7 +205,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		await sleep(SETTLE_MS);
 		const created = await findExistingLead.call(this, contacts, name, settings);
 		if (created) return [{ json: created }];
-		if (options.retryWhenNotCreated === false) {
+		if (!retryWhenNotCreated) {
 			throw withNote(
 				node,
 				error,

@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { prospectingApiPaginate } from '../../transport';
 import { listOptions, multiValueFilter, returnAllAndLimit } from '../common.descriptions';
-import { additionalQuery, listSettings, multiValues, textValue, toItems } from '../helpers';
+import { additionalQuery, listSettings, multiValues, queryText, toItems } from '../helpers';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -50,8 +50,8 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const qs: IDataObject = {
 		...paginate.qs,
-		search: textValue.call(this, i, 'filters.search', filters.search),
-		status: textValue.call(this, i, 'filters.status', filters.status),
+		search: queryText.call(this, i, 'filters.search', filters.search),
+		status: queryText.call(this, i, 'filters.status', filters.status),
 		sourceIds: multiValues.call(this, i, 'filters.sourceIds', filters.sourceIds),
 		routineIds: multiValues.call(this, i, 'filters.routineIds', filters.routineIds),
 		createdByIds: multiValues.call(this, i, 'filters.createdByIds', filters.createdByIds),

@@ -14,7 +14,7 @@ import {
 	multiValueFilter,
 	multiValueFormatOption,
 } from '../common.descriptions';
-import { additionalQuery, maxRateLimitWait, multiValues, oneOf, textValue } from '../helpers';
+import { additionalQuery, maxRateLimitWait, multiValues, oneOf, queryText } from '../helpers';
 
 const properties: INodeProperties[] = [
 	{
@@ -92,7 +92,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	};
 	const qs: IDataObject = {
 		routineIds: multiValues.call(this, i, 'filters.routineIds', filters.routineIds),
-		leadId: textValue.call(this, i, 'filters.leadId', filters.leadId),
+		leadId: queryText.call(this, i, 'filters.leadId', filters.leadId),
 		...additionalQuery.call(this, i, options),
 	};
 	const won = await countByStatus.call(this, i, 'WON', qs, settings);

@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { prospectingApiPaginate } from '../../transport';
 import { listOptions, multiValueFilter, returnAllAndLimit } from '../common.descriptions';
-import { additionalQuery, listSettings, multiValues, oneOf, textValue, toItems } from '../helpers';
+import { additionalQuery, listSettings, multiValues, oneOf, queryText, toItems } from '../helpers';
 import { PROSPECTION_STATUSES, prospectionStatusOptions } from './statuses';
 
 const properties: INodeProperties[] = [
@@ -50,19 +50,22 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const qs: IDataObject = {
 		...paginate.qs,
+		// No status (or a blank one) means every status.
 		status:
-			filters.status === undefined || filters.status === ''
+			typeof filters.status === 'string' && filters.status.trim() === ''
 				? undefined
-				: oneOf.call(
-						this,
-						i,
-						'filters.status',
-						filters.status,
-						PROSPECTION_STATUSES,
-						'IN_PROGRESS',
-					),
+				: filters.status === undefined
+					? undefined
+					: oneOf.call(
+							this,
+							i,
+							'filters.status',
+							filters.status,
+							PROSPECTION_STATUSES,
+							'IN_PROGRESS',
+						),
 		routineIds: multiValues.call(this, i, 'filters.routineIds', filters.routineIds),
-		leadId: textValue.call(this, i, 'filters.leadId', filters.leadId),
+		leadId: queryText.call(this, i, 'filters.leadId', filters.leadId),
 		...additionalQuery.call(this, i, options),
 	};
 	const prospections = await prospectingApiPaginate.call(this, '/prospections', {

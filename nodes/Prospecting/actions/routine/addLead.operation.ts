@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { pathSegment, prospectingApiRequest } from '../../transport';
 import { callOptions } from '../common.descriptions';
-import { maxRateLimitWait, requiredText, textValue, unwrapRecord } from '../helpers';
+import { idText, maxRateLimitWait, unwrapRecord } from '../helpers';
 
 const properties: INodeProperties[] = [
 	{
@@ -59,12 +59,13 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const rawRoutineId = this.getNodeParameter('routineId', i, '', { extractValue: true }) as unknown;
 	const routineId = pathSegment(this.getNode(), i, 'routineId', rawRoutineId);
-	const leadId = requiredText.call(this, i, 'leadId', this.getNodeParameter('leadId', i, ''));
-	const responsibleId = textValue.call(
+	const leadId = idText.call(this, i, 'leadId', this.getNodeParameter('leadId', i, ''), true);
+	const responsibleId = idText.call(
 		this,
 		i,
 		'responsibleId',
 		this.getNodeParameter('responsibleId', i, ''),
+		false,
 	);
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 

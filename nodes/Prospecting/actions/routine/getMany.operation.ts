@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { prospectingApiPaginate } from '../../transport';
 import { listOptions, multiValueFilter, returnAllAndLimit } from '../common.descriptions';
-import { additionalQuery, listSettings, multiValues, textValue, toItems } from '../helpers';
+import { additionalQuery, listSettings, multiValues, queryText, toItems } from '../helpers';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -46,7 +46,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const qs: IDataObject = {
 		...paginate.qs,
-		status: textValue.call(this, i, 'filters.status', filters.status),
+		status: queryText.call(this, i, 'filters.status', filters.status),
 		priorities: multiValues.call(this, i, 'filters.priorities', filters.priorities),
 		acquisitionTypes: multiValues.call(
 			this,

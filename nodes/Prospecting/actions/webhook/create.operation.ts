@@ -14,7 +14,7 @@ import {
 	withNote,
 } from '../../transport';
 import { callOptions } from '../common.descriptions';
-import { maxRateLimitWait, multiValues, requiredText, unwrapRecord } from '../helpers';
+import { maxRateLimitWait, multiValues, quoted, requiredText, unwrapRecord } from '../helpers';
 import { listWebhooks } from './list';
 
 const properties: INodeProperties[] = [
@@ -75,11 +75,16 @@ const properties: INodeProperties[] = [
 
 const displayOptions = { show: { resource: ['webhook'], operation: ['create'] } };
 
+/** Longer addresses are refused by most servers and proxies. */
+const MAX_URL_LENGTH = 2000;
+/** Event kinds are dotted names (as the trigger requires); spaces, quotes or separators are a typo. */
+const EVENT_KIND = /^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,99}$/;
+
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const name = requiredText.call(this, i, 'name', this.getNodeParameter('name', i, ''));
-	const url = requiredText.call(this, i, 'url', this.getNodeParameter('url', i, ''));
+	const url = requiredText.call(this, i, 'url', this.getNodeParameter('url', i, ''), MAX_URL_LENGTH);
 	let parsed: URL | undefined;
 	try {
 		parsed = new URL(url);
@@ -95,9 +100,21 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		);
 	}
 	const additionalFields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
+	const eventKinds = (field: string, value: unknown) =>
+		multiValues.call(this, i, field, value).map((event, index) => {
+			if (!EVENT_KIND.test(event)) {
+				throw inputError(
+					this.getNode(),
+					i,
+					`${field}[${index}]`,
+					`${quoted(event)} is not an event kind: use letters, digits, dots, dashes, underscores or colons, e.g. prospection.won`,
+				);
+			}
+			return event;
+		});
 	const events = [
-		...multiValues.call(this, i, 'events', this.getNodeParameter('events', i, [])),
-		...multiValues.call(this, i, 'additionalFields.otherEvents', additionalFields.otherEvents),
+		...eventKinds('events', this.getNodeParameter('events', i, [])),
+		...eventKinds('additionalFields.otherEvents', additionalFields.otherEvents),
 	].filter((event, index, all) => all.indexOf(event) === index);
 	if (events.length === 0)
 		throw inputError(this.getNode(), i, 'events', 'choose at least one event');
