@@ -239,15 +239,27 @@ export function isResponseLostError(error: unknown): boolean {
 /** The error for a 429 that outlasted the allowed total wait. */
 export function errorFromRateLimit(
 	node: INode,
-	failure: CallFailure & { waitedMs: number; maxWaitMs: number; refusals: number },
+	failure: CallFailure & {
+		waitedMs: number;
+		maxWaitMs: number;
+		refusals: number;
+		/** The wait the service asked for, when it alone would pass the maximum. */
+		askedWaitMs?: number;
+	},
 	secret?: string,
 ): NodeApiError {
-	const waited = Math.round(failure.waitedMs / 100) / 10;
-	const max = Math.round(failure.maxWaitMs / 100) / 10;
+	const seconds = (ms: number) => Math.round(ms / 100) / 10;
+	const waited = seconds(failure.waitedMs);
+	const max = seconds(failure.maxWaitMs);
 	const fromService = serviceMessage(redactValue(failure.body, secret));
 	const message = `Rate limit still reached after waiting ${waited} s in total (maximum ${max} s)`;
+	const times = failure.refusals === 1 ? '1 time' : `${failure.refusals} times`;
+	const asked =
+		failure.askedWaitMs !== undefined
+			? ` and asked to wait ${seconds(failure.askedWaitMs)} s (Retry-After), more than the ${seconds(Math.max(0, failure.maxWaitMs - failure.waitedMs))} s left of the maximum, so it was not sent again`
+			: '';
 	const description = [
-		`The service refused the request ${failure.refusals} times with 429 (too many requests). Raise "Max Rate Limit Wait" in the node options, or spread the calls over more time.`,
+		`The service refused the request ${times} with 429 (too many requests)${asked}. Raise "Max Rate Limit Wait" in the node options, or spread the calls over more time.`,
 		fromService ? `Service message: ${fromService}` : '',
 		itemSuffix(failure),
 	]

@@ -257,6 +257,23 @@ export async function prospectingApiRequest(
 				parseRetryAfter(readHeader(headers, 'retry-after'), now) ??
 				(resetAt !== undefined ? Math.max(0, resetAt - now) : undefined) ??
 				1000;
+			// Retrying before the service's own wait is over only earns another 429: when that wait does not
+			// fit in what is left of the maximum, the item fails now instead of sleeping for nothing.
+			if (hint > maxWaitMs - rateLimitWaitedMs) {
+				throw errorFromRateLimit(
+					node,
+					{
+						...where,
+						status,
+						body: response.body,
+						waitedMs: rateLimitWaitedMs,
+						maxWaitMs,
+						refusals,
+						askedWaitMs: hint,
+					},
+					secret,
+				);
+			}
 			// The spec asks for doubling on repeated refusals; the service's hint is a floor.
 			let wait = refusals === 1 ? hint : Math.max(hint, lastRateLimitWaitMs * 2);
 			wait = Math.max(wait, 100);

@@ -1,0 +1,130 @@
+/**
+ * 429 storms: every request refused for whole windows, through the real engine against the
+ * sandbox. Waited out within Max Rate Limit Wait, with nothing lost or duplicated; beyond it the
+ * item fails saying how long it waited and why. The spec allows Retry-After up to 60 s; the node
+ * has no way to shorten time, so the 60 s case is shown with a smaller maximum: the item fails at
+ * once, saying the asked wait would exceed the maximum, instead of sitting it out.
+ */
+import { startSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
+import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { expectNoSecret, jsonOf, runNode } from '../nodes/support';
+
+let sandbox: RunningSandbox;
+let connection: { baseUrl: string; apiKey: string };
+
+beforeAll(async () => {
+	// One-second windows: a refusal of two windows costs seconds, not minutes.
+	sandbox = await startSandbox({
+		windowSeconds: 1,
+		readLimit: 50,
+		writeLimit: 50,
+		dataset: { leads: 5, customFields: 4 },
+	});
+	connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
+});
+afterAll(async () => await sandbox.stop());
+beforeEach(() => {
+	sandbox.control.reset();
+	resetBudgets();
+});
+
+const statuses = () => sandbox.control.requests().map((request) => request.status);
+const description = (error: unknown) => String((error as { description?: unknown })?.description ?? '');
+
+it('waits out two whole windows of refusals on a page walk and returns every record exactly once', async () => {
+	sandbox.control.injectFault({ kind: 'rate-limit', count: 2, retryAfterSeconds: 1 });
+	const run = await runNode(
+		{
+			resource: 'customField',
+			operation: 'getMany',
+			returnAll: true,
+			options: { pageSize: 2, maxRateLimitWait: 30 },
+		},
+		connection,
+	);
+	expect(run.error).toBeUndefined();
+	const ids = jsonOf(run.items).map((field) => field.id);
+	expect(new Set(ids).size).toBe(4);
+	expect(ids).toHaveLength(4);
+	// Both refusals hit the first page; the walk then went on without another.
+	expect(statuses()).toEqual([429, 429, 200, 200]);
+	const waits = run.logs.filter((line) => line.includes('refused with 429'));
+	expect(waits).toHaveLength(2);
+	// Retry-After 1 s, then doubled: two whole one-second windows were sat out.
+	expect(waits[0]).toMatch(/waiting 1000 ms/);
+	expect(waits[1]).toMatch(/waiting 2000 ms/);
+	expectNoSecret(run, sandbox.apiKey);
+});
+
+it('a write storm over several items creates each lead exactly once, paired with its input', async () => {
+	sandbox.control.injectFault({ kind: 'rate-limit', count: 2, retryAfterSeconds: 1 });
+	const before = sandbox.control.leads().length;
+	const inputItems = [0, 1, 2].map((index) => ({ email: `storm${index}@example.com` }));
+	const run = await runNode(
+		{ resource: 'lead', operation: 'create', email: '={{ $json.email }}', options: { maxRateLimitWait: 30 } },
+		{ ...connection, inputItems },
+	);
+	expect(run.error).toBeUndefined();
+	expect(sandbox.control.leads()).toHaveLength(before + 3);
+	expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	run.items.forEach((item, index) => {
+		expect((item.json.emails as Array<{ value: string }>)[0].value).toBe(`storm${index}@example.com`);
+	});
+	const posts = sandbox.control.requests().filter((request) => request.method === 'POST');
+	expect(posts.map((request) => request.status)).toEqual([429, 429, 201, 201, 201]);
+});
+
+it('beyond the maximum the item fails naming the total wait, the refusals and the reason; the next item goes on', async () => {
+	sandbox.control.injectFault({ kind: 'rate-limit', count: 3, retryAfterSeconds: 1 });
+	const run = await runNode(
+		{ resource: 'customField', operation: 'getMany', returnAll: true, options: { maxRateLimitWait: 2 } },
+		{ ...connection, continueOnFail: true, inputItems: [{}, {}] },
+	);
+	expect(run.error).toBeUndefined();
+	const [failed, ...rest] = run.items;
+	expect(failed.pairedItem).toEqual({ item: 0 });
+	// 1 s, then the doubled wait cut to what is left; the third refusal's 1 s no longer fits.
+	expect(failed.json.error).toMatch(
+		/^Rate limit still reached after waiting (1\.\d|2(\.\d)?) s in total \(maximum 2 s\)$/,
+	);
+	expect(String(failed.json.description)).toMatch(/refused the request [23] times with 429 \(too many requests\)/);
+	expect(String(failed.json.description)).toMatch(/Raise "Max Rate Limit Wait"/);
+	expect(String(failed.json.description)).toMatch(/item 0, GET \/custom-fields/);
+	expect(failed.json.httpCode).toBe('429');
+	// The storm is over for the second item: it returns every field.
+	expect(rest).toHaveLength(4);
+	expect(rest.every((item) => item.pairedItem && (item.pairedItem as { item: number }).item === 1)).toBe(true);
+	expectNoSecret(run, sandbox.apiKey);
+});
+
+it('Retry-After 60 s with a smaller maximum fails at once, saying the asked wait exceeds the maximum', async () => {
+	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 60 });
+	const started = Date.now();
+	const run = await runNode(
+		{ resource: 'webhook', operation: 'getMany', returnAll: true, options: { maxRateLimitWait: 20 } },
+		connection,
+	);
+	const elapsed = Date.now() - started;
+	expect(run.error?.message).toBe('Rate limit still reached after waiting 0 s in total (maximum 20 s)');
+	expect(description(run.error)).toMatch(
+		/asked to wait 60 s \(Retry-After\), more than the 20 s left of the maximum/,
+	);
+	expect(description(run.error)).toMatch(/refused the request 1 time with 429/);
+	expect(statuses()).toEqual([429]);
+	// Sanity bound only: it did not sit out the 60 s nor the 20 s.
+	expect(elapsed).toBeLessThan(20_000);
+	expectNoSecret(run, sandbox.apiKey);
+});
+
+it('a write refused with Retry-After beyond the maximum is not sent again and creates nothing', async () => {
+	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 60 });
+	const before = sandbox.control.leads().length;
+	const run = await runNode(
+		{ resource: 'lead', operation: 'create', email: 'later@example.com', options: { maxRateLimitWait: 5 } },
+		connection,
+	);
+	expect(run.error?.message).toMatch(/^Rate limit still reached after waiting 0 s in total \(maximum 5 s\)$/);
+	expect(sandbox.control.leads()).toHaveLength(before);
+	expect(statuses()).toEqual([429]);
+});
