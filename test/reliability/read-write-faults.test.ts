@@ -1,0 +1,77 @@
+/**
+ * Service failures the existing suites touch only in part: 500 and 502 as well as 503, retries
+ * that stop at their bound, and writes answered 5xx reported per item without a second send.
+ */
+import { startSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
+import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { expectNoSecret, jsonOf, runNode } from '../nodes/support';
+
+let sandbox: RunningSandbox;
+let connection: { baseUrl: string; apiKey: string };
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ rateLimit: false, dataset: { leads: 11 } });
+	connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
+});
+afterAll(async () => await sandbox.stop());
+beforeEach(() => {
+	sandbox.control.reset();
+	resetBudgets();
+});
+
+const statuses = () => sandbox.control.requests().map((request) => request.status);
+const walkLeads = { resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 4 } };
+
+it('a burst of 500, 502, 503 and a dropped connection on one page is retried; the walk returns exactly the stored leads', async () => {
+	for (const status of [500, 502, 503] as const) {
+		sandbox.control.injectFault({ kind: 'status', status, count: 1, methods: ['GET'] });
+	}
+	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['GET'] });
+	const run = await runNode(walkLeads, connection);
+	expect(run.error).toBeUndefined();
+	const stored = sandbox.control.leads().map((lead) => lead.id);
+	expect(jsonOf(run.items).map((lead) => lead.id)).toEqual(stored);
+	// The four failures, then three pages of 4, 4 and 3 leads.
+	expect(statuses()).toEqual([500, 502, 503, 0, 200, 200, 200]);
+	expect(run.logs.filter((line) => /failed \(.*\); retry \d in \d+ ms/.test(line))).toHaveLength(4);
+	expectNoSecret(run, sandbox.apiKey);
+});
+
+it('a read that keeps failing with 502 stops after 5 attempts with a clear error', async () => {
+	sandbox.control.injectFault({ kind: 'status', status: 502, count: 50, methods: ['GET'] });
+	const run = await runNode(walkLeads, connection);
+	expect(run.error?.message).toBe('The service failed to process the request (502) after 5 attempts');
+	expect(String((run.error as { description?: string }).description)).toMatch(/item 0, GET \/leads/);
+	expect(statuses()).toEqual([502, 502, 502, 502, 502]);
+});
+
+it('a read whose connection always drops stops after 5 attempts saying the service could not be reached', async () => {
+	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 50, methods: ['GET'] });
+	const run = await runNode(walkLeads, connection);
+	expect(run.error?.message).toMatch(/^Could not reach the service after 5 attempts: /);
+	expect(statuses()).toEqual([0, 0, 0, 0, 0]);
+	expectNoSecret(run, sandbox.apiKey);
+});
+
+it.each([502, 503] as const)(
+	'a write answered %i fails its own item, is not sent again, and the other items go on',
+	async (status) => {
+		sandbox.control.injectFault({ kind: 'status', status, count: 1, methods: ['POST'], pathPrefix: '/webhooks' });
+		const run = await runNode(
+			{ resource: 'webhook', operation: 'create', name: '={{ $json.name }}', url: 'https://example.com/hook' },
+			{ ...connection, continueOnFail: true, inputItems: [{ name: 'first' }, { name: 'second' }] },
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(2);
+		expect(run.items[0].json).toMatchObject({
+			error: `The service failed to process the request (${status})`,
+			httpCode: String(status),
+			itemIndex: 0,
+		});
+		expect(run.items[1].json).toMatchObject({ name: 'second' });
+		expect(sandbox.control.webhooks().map((webhook) => webhook.name)).toEqual(['second']);
+		const posts = sandbox.control.requests().filter((request) => request.method === 'POST');
+		expect(posts.map((request) => request.status)).toEqual([status, 201]);
+	},
+);
