@@ -128,3 +128,25 @@ it('a write refused with Retry-After beyond the maximum is not sent again and cr
 	expect(sandbox.control.leads()).toHaveLength(before);
 	expect(statuses()).toEqual([429]);
 });
+
+it('after one call was told to wait 60 s, the next items with a smaller maximum fail at once without a request', async () => {
+	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 60 });
+	const started = Date.now();
+	const run = await runNode(
+		{ resource: 'customField', operation: 'getMany', returnAll: true, options: { maxRateLimitWait: 20 } },
+		{ ...connection, continueOnFail: true, inputItems: [{}, {}, {}] },
+	);
+	const elapsed = Date.now() - started;
+	expect(run.error).toBeUndefined();
+	expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	expect(String(run.items[0].json.description)).toMatch(/refused the request 1 time with 429/);
+	for (const item of run.items.slice(1)) {
+		expect(item.json.error).toBe('Rate limit still reached after waiting 0 s in total (maximum 20 s)');
+		expect(String(item.json.description)).toMatch(
+			/An earlier call with this key was refused with 429 \(too many requests\) and the service asked to wait (59|60|61)(\.\d)? s more, more than the 20 s left of the maximum, so this call was not sent/,
+		);
+	}
+	// One request in all: the later items sent nothing.
+	expect(statuses()).toEqual([429]);
+	expect(elapsed).toBeLessThan(20_000);
+});

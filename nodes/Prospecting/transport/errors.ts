@@ -254,12 +254,17 @@ export function errorFromRateLimit(
 	const fromService = serviceMessage(redactValue(failure.body, secret));
 	const message = `Rate limit still reached after waiting ${waited} s in total (maximum ${max} s)`;
 	const times = failure.refusals === 1 ? '1 time' : `${failure.refusals} times`;
+	const left = `${seconds(Math.max(0, failure.maxWaitMs - failure.waitedMs))} s left of the maximum`;
 	const asked =
 		failure.askedWaitMs !== undefined
-			? ` and asked to wait ${seconds(failure.askedWaitMs)} s (Retry-After), more than the ${seconds(Math.max(0, failure.maxWaitMs - failure.waitedMs))} s left of the maximum, so it was not sent again`
+			? ` and asked to wait ${seconds(failure.askedWaitMs)} s (Retry-After), more than the ${left}, so it was not sent again`
 			: '';
+	const reason =
+		failure.refusals === 0
+			? `An earlier call with this key was refused with 429 (too many requests) and the service asked to wait ${seconds(failure.askedWaitMs ?? 0)} s more, more than the ${left}, so this call was not sent.`
+			: `The service refused the request ${times} with 429 (too many requests)${asked}.`;
 	const description = [
-		`The service refused the request ${times} with 429 (too many requests)${asked}. Raise "Max Rate Limit Wait" in the node options, or spread the calls over more time.`,
+		`${reason} Raise "Max Rate Limit Wait" in the node options, or spread the calls over more time.`,
 		fromService ? `Service message: ${fromService}` : '',
 		itemSuffix(failure),
 	]

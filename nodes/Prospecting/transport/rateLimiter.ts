@@ -64,6 +64,8 @@ export interface RateLimitState {
 	inFlight: number;
 	/** Lowest X-RateLimit-Remaining announced in the current window. */
 	lowestAnnounced?: number;
+	/** Set while the window was closed by a 429: the time the service asked to wait until. */
+	refusedUntil?: number;
 }
 
 /** One budget (reads or writes) of one (base URL, key). Calls to `acquire` run one at a time. */
@@ -99,6 +101,7 @@ export class RateBudget {
 				state.remaining = state.limit;
 				state.resetAt = undefined;
 				state.lowestAnnounced = undefined;
+				state.refusedUntil = undefined;
 			}
 			if (state.remaining !== undefined) state.remaining -= 1;
 			state.inFlight += 1;
@@ -113,7 +116,20 @@ export class RateBudget {
 			state.remaining = state.limit;
 			state.resetAt = undefined;
 			state.lowestAnnounced = undefined;
+			state.refusedUntil = undefined;
 		}
+	}
+
+	/**
+	 * How long a call must still wait because an earlier call was refused with 429 and told to
+	 * wait (0 when the budget is not held by a refusal). Lets a call fail at once when that wait
+	 * exceeds its own maximum, instead of sitting it out.
+	 */
+	refusalWaitMs(now = Date.now()): number {
+		const state = this.state;
+		if (state.refusedUntil === undefined || state.resetAt === undefined) return 0;
+		if ((state.remaining ?? 0) > 0 || now >= state.resetAt) return 0;
+		return Math.min(state.resetAt - now + RESET_MARGIN_MS, MAX_PREEMPTIVE_WAIT_MS);
 	}
 
 	/** Records the answer of a call reserved with `acquire`. */
@@ -149,7 +165,10 @@ export class RateBudget {
 			const retryAfter = parseRetryAfter(header(headers, 'retry-after'), now);
 			state.remaining = 0;
 			const until = retryAfter !== undefined ? now + retryAfter : resetAt;
-			if (until !== undefined) state.resetAt = Math.max(state.resetAt ?? 0, until);
+			if (until !== undefined) {
+				state.resetAt = Math.max(state.resetAt ?? 0, until);
+				state.refusedUntil = state.resetAt;
+			}
 		}
 	}
 

@@ -203,6 +203,22 @@ export async function prospectingApiRequest(
 
 	for (;;) {
 		attempts += 1;
+		// An earlier call of this key was told to wait longer than this call may: fail now, send nothing.
+		// (After this call's own refusals, the checks below apply.)
+		const heldMs = refusals === 0 ? budget.refusalWaitMs() : 0;
+		if (heldMs > 0 && heldMs > maxWaitMs - rateLimitWaitedMs) {
+			throw errorFromRateLimit(
+				node,
+				{
+					...where,
+					waitedMs: rateLimitWaitedMs,
+					maxWaitMs,
+					refusals,
+					askedWaitMs: heldMs,
+				},
+				secret,
+			);
+		}
 		const pacedMs = await budget.acquire(
 			(ms) =>
 				this.logger?.debug(
