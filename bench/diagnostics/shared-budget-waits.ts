@@ -1,5 +1,6 @@
 /**
- * `npx ts-node --transpile-only bench/diagnostics/shared-budget-waits.ts` (F=epoch-seconds for whole-second resets)
+ * `npx ts-node --transpile-only bench/diagnostics/shared-budget-waits.ts` (F=epoch-seconds for whole-second resets;
+ * FIX=1 to try the proposed count, lowest announced less the calls in flight, from outside the node)
  *
  * The shared-key figure (two executions walking 60,000 leads at once on one key, 5 s window) with the node's
  * RateBudget observed from outside: its state whenever a call decides to wait for the window, and every answer
@@ -48,6 +49,11 @@ RateBudget.prototype.acquire = async function (this: RateBudget, onWait?: (ms: n
 const release = RateBudget.prototype.release;
 RateBudget.prototype.release = function (this: RateBudget, headers: Record<string, unknown> | undefined, status: number | undefined) {
 	release.call(this, headers, status);
+	// FIX=1 tries the proposed change from outside: the count is the lowest announced one less the calls in flight,
+	// in place of the running minimum.
+	if (process.env.FIX === '1' && status !== 429 && this.state.lowestAnnounced !== undefined) {
+		this.state.remaining = this.state.lowestAnnounced - this.state.inFlight;
+	}
 	waiting.get(this)?.answersDuringWait.push({
 		announced: headers?.['x-ratelimit-remaining'],
 		remaining: this.state.remaining,
