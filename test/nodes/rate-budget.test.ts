@@ -40,3 +40,19 @@ it('ignores the figures of an answer from an earlier window', async () => {
 	budget.release(answer(0, now - 1_000), 200);
 	expect(budget.state.remaining).toBe(10);
 });
+
+it('gives back a slot counted twice even while other calls stay in flight (two executions sharing a key)', async () => {
+	const budget = new RateBudget();
+	const resetAt = Date.now() + 60_000;
+	budget.release(answer(100, resetAt), 200);
+	await budget.acquire(); // A
+	await budget.acquire(); // B
+	await budget.acquire(); // C
+	// The service counts A (99), B (98), C (97); B's answer arrives first.
+	budget.release(answer(98, resetAt), 200);
+	expect(budget.state.remaining).toBe(96);
+	await budget.acquire(); // D, reserved before A's answer arrives
+	budget.release(answer(99, resetAt), 200); // A: C and D still in flight
+	// At most C and D were counted after the lowest figure (98): 96 are surely left, not 95.
+	expect(budget.state.remaining).toBe(96);
+});

@@ -152,12 +152,10 @@ export class RateBudget {
 				state.remaining = remaining - state.inFlight;
 			} else {
 				state.lowestAnnounced = Math.min(state.lowestAnnounced ?? remaining, remaining);
-				// With nothing in flight every call made so far has been counted: the lowest figure is exact.
-				// Otherwise calls may be answered in another order than counted, so stay on the safe side.
-				state.remaining =
-					state.inFlight === 0
-						? state.lowestAnnounced
-						: Math.min(state.remaining, remaining - state.inFlight);
+				// Answers may arrive in another order than the service counted the calls, so the lowest figure
+				// announced in this window is the best one. Every call counted after it is still in flight
+				// (an answered one would have announced a lower figure), so subtracting those never overstates.
+				state.remaining = state.lowestAnnounced - state.inFlight;
 			}
 		}
 		if (resetAt !== undefined && !stale) state.resetAt = resetAt;
