@@ -51,7 +51,7 @@ function parseArgs(argv: string[]): SandboxOptions {
 			case '-h':
 				process.stdout.write(`${USAGE}\n`);
 				process.exit(0);
-			// eslint-disable-next-line no-fallthrough
+			// eslint-disable-next-line no-fallthrough -- process.exit above never returns
 			case '--port': options.port = integer(0); break;
 			case '--host': options.host = value(); break;
 			case '--seed': options.seed = integer(0); break;
