@@ -11,10 +11,10 @@ import { prospectingApiPaginate, prospectingApiRequest } from '../../transport';
 import {
 	additionalQueryOption,
 	maxRateLimitWaitOption,
-	multiValueFilter,
 	multiValueFormatOption,
 } from '../common.descriptions';
-import { additionalQuery, maxRateLimitWait, multiValues, oneOf, queryText } from '../helpers';
+import { additionalQuery, maxRateLimitWait, oneOf } from '../helpers';
+import { prospectionScopeFilters, prospectionScopeQuery } from './filters';
 
 const properties: INodeProperties[] = [
 	{
@@ -24,14 +24,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		options: [
-			{
-				displayName: 'Lead ID',
-				name: 'leadId',
-				type: 'string',
-				default: '',
-				description: 'Only prospections of this lead',
-			},
-			multiValueFilter('Routine IDs', 'routineIds', 'prospections in these routines'),
+			...prospectionScopeFilters,
 		],
 	},
 	{
@@ -91,8 +84,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
 	};
 	const qs: IDataObject = {
-		routineIds: multiValues.call(this, i, 'filters.routineIds', filters.routineIds),
-		leadId: queryText.call(this, i, 'filters.leadId', filters.leadId),
+		...prospectionScopeQuery.call(this, i, filters),
 		...additionalQuery.call(this, i, options),
 	};
 	const won = await countByStatus.call(this, i, 'WON', qs, settings);

@@ -7,8 +7,9 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { prospectingApiPaginate } from '../../transport';
-import { listOptions, multiValueFilter, returnAllAndLimit } from '../common.descriptions';
-import { additionalQuery, listSettings, multiValues, oneOf, queryText, toItems } from '../helpers';
+import { listOptions, returnAllAndLimit } from '../common.descriptions';
+import { additionalQuery, listSettings, oneOf, toItems } from '../helpers';
+import { prospectionScopeFilters, prospectionScopeQuery } from './filters';
 import { PROSPECTION_STATUSES, prospectionStatusOptions } from './statuses';
 
 const properties: INodeProperties[] = [
@@ -20,14 +21,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		options: [
-			{
-				displayName: 'Lead ID',
-				name: 'leadId',
-				type: 'string',
-				default: '',
-				description: 'Only prospections of this lead',
-			},
-			multiValueFilter('Routine IDs', 'routineIds', 'prospections in these routines'),
+			...prospectionScopeFilters,
 			{
 				displayName: 'Status',
 				name: 'status',
@@ -64,8 +58,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 							PROSPECTION_STATUSES,
 							'IN_PROGRESS',
 						),
-		routineIds: multiValues.call(this, i, 'filters.routineIds', filters.routineIds),
-		leadId: queryText.call(this, i, 'filters.leadId', filters.leadId),
+		...prospectionScopeQuery.call(this, i, filters),
 		...additionalQuery.call(this, i, options),
 	};
 	const prospections = await prospectingApiPaginate.call(this, '/prospections', {
