@@ -293,12 +293,11 @@ export function additionalQuery(
  * Reads Return All, Limit and the list options of item `i` into pagination settings.
  * `orderFallback` is the order applied when the user sets none ('' for no order).
  */
-export function listSettings(
+/** Return All and Limit of a list, checked: `limit` is undefined when everything is wanted. */
+export function returnAllAndLimitValues(
 	this: IExecuteFunctions,
 	i: number,
-	orderFallback = '',
-): { paginate: PaginateOptions; options: IDataObject } {
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+): { returnAll: boolean; limit: number | undefined } {
 	const returnAll = booleanValue.call(
 		this,
 		i,
@@ -309,6 +308,16 @@ export function listSettings(
 	const limit = returnAll
 		? undefined
 		: positiveInteger.call(this, i, 'limit', this.getNodeParameter('limit', i, 50), 50);
+	return { returnAll, limit };
+}
+
+export function listSettings(
+	this: IExecuteFunctions,
+	i: number,
+	orderFallback = '',
+): { paginate: PaginateOptions; options: IDataObject } {
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const { returnAll, limit } = returnAllAndLimitValues.call(this, i);
 	const pageSize = positiveInteger.call(
 		this,
 		i,

@@ -7,7 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callOptions, returnAllAndLimit } from '../common.descriptions';
-import { booleanValue, maxRateLimitWait, positiveInteger, toItems } from '../helpers';
+import { maxRateLimitWait, returnAllAndLimitValues, toItems } from '../helpers';
 import { listWebhooks } from './list';
 
 const properties: INodeProperties[] = [...returnAllAndLimit, callOptions()];
@@ -18,16 +18,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const returnAll = booleanValue.call(
-		this,
-		i,
-		'returnAll',
-		this.getNodeParameter('returnAll', i, false),
-		false,
-	);
-	const limit = returnAll
-		? Infinity
-		: positiveInteger.call(this, i, 'limit', this.getNodeParameter('limit', i, 50), 50);
+	const { returnAll, limit } = returnAllAndLimitValues.call(this, i);
 	const webhooks = await listWebhooks.call(this, {
 		itemIndex: i,
 		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
