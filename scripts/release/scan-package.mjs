@@ -75,6 +75,9 @@ async function main() {
 	// The scanner makes a temporary folder when it is loaded; give it one of ours, removed at the end.
 	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-scan-'));
 	process.env.TMPDIR = workDir;
+	// eslint-plugin-n8n-nodes-base treats every file as "Test.node.ts" when NODE_ENV is "test" (its own test
+	// mode, read when it loads), which would report our real node files under wrong names.
+	if (process.env.NODE_ENV === 'test') delete process.env.NODE_ENV;
 	let failed = false;
 	try {
 		const { analyzePackage, buildScanConfig, SOURCE_FILE_PATTERNS } = await import(
