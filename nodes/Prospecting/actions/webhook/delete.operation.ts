@@ -8,11 +8,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	asNodeError,
+	guardWrite,
 	isResponseLostError,
 	pathSegment,
 	prospectingApiRequest,
 } from '../../transport';
 import { callOptions } from '../common.descriptions';
+import { dryRunProperties } from '../dryRun.description';
 import { maxRateLimitWait, unwrapRecord } from '../helpers';
 import { listWebhooks } from './list';
 
@@ -27,6 +29,7 @@ const properties: INodeProperties[] = [
 			'The webhook to delete. Its secret is gone with it; a new webhook gets a new secret.',
 	},
 	callOptions(),
+	...dryRunProperties,
 ];
 
 const displayOptions = { show: { resource: ['webhook'], operation: ['delete'] } };
@@ -42,6 +45,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		itemIndex: i,
 		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
 	};
+	const dryRun = await guardWrite.call(this, {
+		operation: 'Webhook Delete',
+		itemIndex: i,
+		request: { method: 'DELETE', path: `/webhooks/${id}` },
+	});
+	if (dryRun) return dryRun;
 	let response: unknown;
 	try {
 		response = await prospectingApiRequest.call(this, 'DELETE', `/webhooks/${id}`, {
