@@ -23,7 +23,7 @@ export class Prospecting implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle:
-			'={{$parameter["operation"] + ": " + $parameter["resource"] + ({ always: " (dry run)", never: " (sends in manual runs)" }[$parameter["dryRun"]] || "")}}',
+			'={{$parameter["operation"] + ": " + $parameter["resource"] + ($parameter["dryRun"] === "always" ? " (dry run)" : $parameter["dryRun"] === "never" ? " (sends in manual runs)" : "")}}',
 		description:
 			'Create leads, add them to routines (Cadências) and read prospections, activities and conversion rates',
 		defaults: { name: 'Prospecting' },

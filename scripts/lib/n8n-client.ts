@@ -214,10 +214,12 @@ export class N8nClient {
 	/**
 	 * The editor's Execute workflow (POST /rest/workflows/:id/run, mode 'manual') on the saved workflow, from the named
 	 * trigger. Needs no push connection. A Manual Trigger starts at once ({ executionId }); a Webhook trigger answers
-	 * { waitingForWebhook: true } and runs when its test URL (/webhook-test/...) is called.
+	 * { waitingForWebhook: true } and runs when its test URL (/webhook-test/...) is called. n8n 2.x runs the saved
+	 * workflow; n8n 1.x runs the `workflowData` of the body, which 2.x ignores.
 	 */
 	async runManually(id: string, triggerName: string): Promise<{ executionId?: string; waitingForWebhook?: boolean }> {
-		return await this.request('POST', `/rest/workflows/${id}/run`, { triggerToStartFrom: { name: triggerName } });
+		const workflowData = await this.getWorkflow(id);
+		return await this.request('POST', `/rest/workflows/${id}/run`, { workflowData, triggerToStartFrom: { name: triggerName } });
 	}
 
 	/** Waits until the execution has finished (any status but new / running / waiting) and returns it. */

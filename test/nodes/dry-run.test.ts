@@ -3,11 +3,16 @@
  * sandbox, whose request log shows what really reached the service.
  */
 import type { IDataObject, INode, WorkflowExecuteMode } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { ProspectingApi } from '../../credentials/ProspectingApi.credentials';
+import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE_TYPE } from '../helpers';
+import { nodeTypes } from '../helpers/node-types';
 import { expectNoSecret, NODE_NAME } from './support';
 import type { NodeRun } from './support';
 
@@ -303,6 +308,18 @@ describe('Lead Create details', () => {
 		expect(String(json.message)).toContain(`exists (id ${existing.id})`);
 	});
 
+	it('Skip If Exists with Stop and Ask: a found lead is returned as for real, since nothing would be written', async () => {
+		const existing = sandbox.control.leads().filter((lead) => lead.emails.length > 0)[1];
+		const result = await run(
+			{ resource: 'lead', operation: 'create', email: existing.emails[0].value, options: { skipIfExists: true } },
+			{ mode: 'manual', manualWrites: 'ask' },
+		);
+		expect(result.error).toBeUndefined();
+		expect(writes()).toEqual([]);
+		expect(result.items[0].json.id).toBe(existing.id);
+		expect(result.items[0].json.dryRun).toBeUndefined();
+	});
+
 	it('Skip If Exists without a match: the search runs, then the create is only shown', async () => {
 		const result = await run(
 			{
@@ -403,5 +420,88 @@ describe('Routine Add Lead details', () => {
 		expect(dry.error?.message).toMatch(/routineId/);
 		expect(dry.error?.message).toBe(real.error?.message);
 		expect(sandbox.control.requests()).toEqual([]);
+	});
+});
+
+describe('Webhook Delete details', () => {
+	it('a dry run reads whether the webhook exists and says what the service would answer', async () => {
+		const id = await createWebhookForReal();
+		const before = writes().length;
+		const found = await run(
+			{ resource: 'webhook', operation: 'delete', webhookId: id },
+			{ mode: 'manual', manualWrites: 'dryRun' },
+		);
+		expect(found.error).toBeUndefined();
+		expect(found.items[0].json.wouldReturn).toEqual({ id, deleted: true });
+		expect(String(found.items[0].json.message)).toMatch(
+			/The webhook exists \("To delete", "https:\/\/example.com\/hook"\) and would be deleted\.$/,
+		);
+
+		const missing = await run(
+			{ resource: 'webhook', operation: 'delete', webhookId: 'wh_missing' },
+			{ mode: 'manual', manualWrites: 'dryRun' },
+		);
+		expect(missing.error).toBeUndefined();
+		expect(missing.items[0].json.wouldReturn).toBeUndefined();
+		expect(String(missing.items[0].json.message)).toMatch(/would answer 404 Not Found\.$/);
+		expect(writes().slice(before)).toEqual([]);
+		expect(sandbox.control.webhooks().map((webhook) => webhook.id)).toEqual([id]);
+	});
+});
+
+describe('visible in the editor', () => {
+	const subtitleOf = (parameters: INode['parameters']): unknown => {
+		const node: INode = {
+			id: 'p',
+			name: NODE_NAME,
+			type: PROSPECTING_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters,
+		};
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+		// What the editor does for the line under a node's name.
+		return workflow.expression.getSimpleParameterValue(
+			node,
+			new Prospecting().description.subtitle,
+			'internal',
+			{},
+		);
+	};
+
+	it('the subtitle says when the node overrides the credential', () => {
+		expect(subtitleOf({ resource: 'lead', operation: 'create', dryRun: 'always' })).toBe('create: lead (dry run)');
+		expect(subtitleOf({ resource: 'lead', operation: 'create', dryRun: 'never' })).toBe(
+			'create: lead (sends in manual runs)',
+		);
+		expect(subtitleOf({ resource: 'lead', operation: 'create', dryRun: 'credential' })).toBe('create: lead');
+		expect(subtitleOf({ resource: 'lead', operation: 'getMany' })).toBe('getMany: lead');
+	});
+
+	it('every write shows the notice and the Dry Run parameter; no read does', () => {
+		const properties = new Prospecting().description.properties;
+		const shownOn = (name: string) =>
+			properties
+				.filter((property) => property.name === name)
+				.flatMap((property) => {
+					const show = property.displayOptions?.show ?? {};
+					return (show.resource as string[]).flatMap((resource) =>
+						(show.operation as string[]).map((operation) => `${resource}.${operation}`),
+					);
+				})
+				.sort();
+		const writeOperations = ['lead.create', 'routine.addLead', 'webhook.create', 'webhook.delete'];
+		expect(shownOn('dryRun')).toEqual(writeOperations);
+		expect(shownOn('dryRunNotice')).toEqual(writeOperations);
+	});
+
+	it('the credential offers the three choices, Dry Run by default', () => {
+		const field = new ProspectingApi().properties.find((property) => property.name === 'manualWrites');
+		expect(field?.default).toBe('dryRun');
+		expect((field?.options as Array<{ value: string }>).map((option) => option.value)).toEqual([
+			'dryRun',
+			'ask',
+			'send',
+		]);
 	});
 });

@@ -59,6 +59,8 @@ export interface WriteGuard {
 	message?: string;
 	/** True when the write would not be sent even for real (the request is shown as null). */
 	noRequest?: boolean;
+	/** Reads (only in a dry run) what the service would answer: the result, and a sentence for the message. */
+	preview?: () => Promise<{ wouldReturn?: IDataObject; note?: string }>;
 }
 
 type Decision = { action: 'send' } | { action: 'dryRun'; reason: string } | { action: 'ask' };
@@ -143,6 +145,8 @@ export async function guardWrite(
 	if (decision.action === 'send') return undefined;
 	const { method, path } = guard.request;
 	if (decision.action === 'ask') {
+		// Nothing would be written anyway (e.g. the lead exists): there is nothing to ask about.
+		if (guard.noRequest) return undefined;
 		throw new NodeOperationError(
 			this.getNode(),
 			`${guard.operation} would write to production: ${method} ${path} changes the account's real data, and the service has no test environment. Nothing was sent (item ${guard.itemIndex})`,
@@ -158,9 +162,10 @@ export async function guardWrite(
 	const secret = String(credentials?.apiKey ?? '');
 	const baseUrl = normaliseBaseUrl(credentials?.baseUrl);
 	const format = guard.request.multiValueFormat ?? 'repeat';
+	const preview = guard.preview ? await guard.preview() : {};
 	const message =
 		guard.message ??
-		`Dry run: nothing was written. ${guard.operation} would send ${method} ${path}; ${decision.reason}.`;
+		`Dry run: nothing was written. ${guard.operation} would send ${method} ${path}; ${decision.reason}.${preview.note ? ` ${preview.note}` : ''}`;
 	const json: IDataObject = {
 		dryRun: true,
 		written: false,
@@ -177,7 +182,8 @@ export async function guardWrite(
 					body: guard.request.body ?? null,
 				},
 	};
-	if (guard.wouldReturn !== undefined) json.wouldReturn = guard.wouldReturn;
+	const wouldReturn = guard.wouldReturn ?? preview.wouldReturn;
+	if (wouldReturn !== undefined) json.wouldReturn = wouldReturn;
 	addHint(
 		this,
 		`Dry run: nothing was written to the service (${decision.reason}). Each item shows the request it would send.`,

@@ -15,7 +15,7 @@ import {
 } from '../../transport';
 import { callOptions } from '../common.descriptions';
 import { dryRunProperties } from '../dryRun.description';
-import { maxRateLimitWait, unwrapRecord } from '../helpers';
+import { maxRateLimitWait, quoted, unwrapRecord } from '../helpers';
 import { listWebhooks } from './list';
 
 const properties: INodeProperties[] = [
@@ -49,6 +49,20 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		operation: 'Webhook Delete',
 		itemIndex: i,
 		request: { method: 'DELETE', path: `/webhooks/${id}` },
+		// Whether there is a webhook to delete is a read away.
+		preview: async () => {
+			const existing = (await listWebhooks.call(this, settings)).find(
+				(webhook) => String(webhook.id) === plainId,
+			);
+			return existing
+				? {
+						wouldReturn: { id: plainId, deleted: true },
+						note: `The webhook exists (${quoted(existing.name)}, ${quoted(existing.url)}) and would be deleted.`,
+					}
+				: {
+						note: 'No webhook with this id exists (GET /webhooks), so the service would answer 404 Not Found.',
+					};
+		},
 	});
 	if (dryRun) return dryRun;
 	let response: unknown;
