@@ -505,3 +505,17 @@ describe('visible in the editor', () => {
 		]);
 	});
 });
+
+describe('the key stays out of the question', () => {
+	it('Stop and Ask does not repeat a key typed into an id field', async () => {
+		const result = await run(
+			{ resource: 'webhook', operation: 'delete', webhookId: sandbox.apiKey },
+			{ mode: 'manual', manualWrites: 'ask' },
+		);
+		expect(result.error?.message).toMatch(/^Webhook Delete would write to production: DELETE \/webhooks\/\*\*\* /);
+		// (The node's own parameters, which n8n attaches to every error, hold what the user typed.)
+		expect(String(result.error?.message)).not.toContain(sandbox.apiKey);
+		expect(String((result.error as { description?: string }).description)).not.toContain(sandbox.apiKey);
+		expect(writes()).toEqual([]);
+	});
+});

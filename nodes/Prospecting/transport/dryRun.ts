@@ -15,7 +15,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { inputError } from './errors';
 import { buildQuery, credentialsOf, normaliseBaseUrl } from './request';
 import type { MultiValueFormat } from './request';
-import { redactValue } from './secrets';
+import { redactText, redactValue } from './secrets';
 
 /** The node's Dry Run parameter. */
 export const DRY_RUN_CHOICES = ['credential', 'always', 'never'] as const;
@@ -143,7 +143,11 @@ export async function guardWrite(
 ): Promise<INodeExecutionData[] | undefined> {
 	const decision = await decide.call(this, guard.itemIndex);
 	if (decision.action === 'send') return undefined;
-	const { method, path } = guard.request;
+	const credentials = await credentialsOf(this);
+	const secret = String(credentials?.apiKey ?? '');
+	const { method } = guard.request;
+	// An id typed into a field lands in the path: keep the key out of the message even then.
+	const path = redactText(guard.request.path, secret);
 	if (decision.action === 'ask') {
 		// Nothing would be written anyway (e.g. the lead exists): there is nothing to ask about.
 		if (guard.noRequest) return undefined;
@@ -158,8 +162,6 @@ export async function guardWrite(
 		);
 	}
 
-	const credentials = await credentialsOf(this);
-	const secret = String(credentials?.apiKey ?? '');
 	const baseUrl = normaliseBaseUrl(credentials?.baseUrl);
 	const format = guard.request.multiValueFormat ?? 'repeat';
 	const preview = guard.preview ? await guard.preview() : {};
