@@ -36,6 +36,34 @@ export class ProspectingApi implements ICredentialType {
 			description:
 				'Key of the account, generated in the platform under Settings, then API settings. It is sent as the apiKey query parameter, so treat it as a password.',
 		},
+		{
+			displayName: 'Writes in Manual Runs',
+			name: 'manualWrites',
+			type: 'options',
+			// The service has no test environment: a click on Execute step must not change production by default.
+			default: 'dryRun',
+			options: [
+				{
+					name: 'Dry Run (Send Nothing)',
+					value: 'dryRun',
+					description:
+						'Run every check and read, then output the request a write would send instead of sending it',
+				},
+				{
+					name: 'Stop and Ask',
+					value: 'ask',
+					description:
+						'Fail the item with a message saying the write would change production and how to allow it',
+				},
+				{
+					name: 'Send to Production',
+					value: 'send',
+					description: 'Send writes for real, as an active workflow does',
+				},
+			],
+			description:
+				'What Lead Create, Routine Add Lead, Webhook Create and Webhook Delete do when the workflow runs from the editor (Execute step, Execute workflow, the test URL, the editor chat, evaluations). Active workflows always send, unless the node\'s own Dry Run says otherwise.',
+		},
 	];
 
 	// The service reads the key only from the apiKey query parameter, never from a header.

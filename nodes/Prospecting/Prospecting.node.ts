@@ -22,7 +22,8 @@ export class Prospecting implements INodeType {
 		icon: { light: 'file:prospecting.svg', dark: 'file:prospecting.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle:
+			'={{$parameter["operation"] + ": " + $parameter["resource"] + ($parameter["dryRun"] === "always" ? " (dry run)" : $parameter["dryRun"] === "never" ? " (sends in manual runs)" : "")}}',
 		description:
 			'Create leads, add them to routines (Cadências) and read prospections, activities and conversion rates',
 		defaults: { name: 'Prospecting' },

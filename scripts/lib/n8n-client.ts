@@ -211,6 +211,31 @@ export class N8nClient {
 		await this.request('DELETE', `/rest/workflows/${id}`);
 	}
 
+	/**
+	 * The editor's Execute workflow (POST /rest/workflows/:id/run, mode 'manual') on the saved workflow, from the named
+	 * trigger. Needs no push connection. A Manual Trigger starts at once ({ executionId }); a Webhook trigger answers
+	 * { waitingForWebhook: true } and runs when its test URL (/webhook-test/...) is called. n8n 2.x runs the saved
+	 * workflow; n8n 1.x runs the `workflowData` of the body, which 2.x ignores.
+	 */
+	async runManually(id: string, triggerName: string): Promise<{ executionId?: string; waitingForWebhook?: boolean }> {
+		const workflowData = await this.getWorkflow(id);
+		return await this.request('POST', `/rest/workflows/${id}/run`, { workflowData, triggerToStartFrom: { name: triggerName } });
+	}
+
+	/** Waits until the execution has finished (any status but new / running / waiting) and returns it. */
+	async waitForExecution(id: string, timeoutMs = 60_000): Promise<ExecutionDetail> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			try {
+				const execution = await this.getExecution(id);
+				if (!['new', 'running', 'waiting'].includes(execution.status) || Date.now() > deadline) return execution;
+			} catch (error) {
+				if (!(error instanceof N8nRestError && error.status === 404) || Date.now() > deadline) throw error;
+			}
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+
 	async listExecutions(workflowId: string): Promise<ExecutionSummary[]> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 		const result = await this.request<{ results: ExecutionSummary[] }>('GET', `/rest/executions?filter=${filter}&limit=100`);

@@ -52,6 +52,22 @@ export interface ExecuteWorkflowOptions {
 	inputItems?: IDataObject[];
 	/** Execution mode; 'manual' is a user clicking "Execute workflow" in the editor. */
 	mode?: WorkflowExecuteMode;
+	/**
+	 * Tests send writes for real unless they say otherwise: a prospectingApi credential without
+	 * `manualWrites` gets 'send' here. With `true`, the credential is used as given, so n8n applies the
+	 * credential type's own default (Dry Run), as it does for a credential saved before that field existed.
+	 */
+	credentialDefaults?: boolean;
+}
+
+/** The prospectingApi credential as a test means it: writes are sent unless the test sets `manualWrites`. */
+function explicitCredentials(options: ExecuteWorkflowOptions): TestCredentials {
+	const credentials = { ...(options.credentials ?? {}) };
+	const prospecting = credentials.prospectingApi;
+	if (prospecting && !options.credentialDefaults && prospecting.manualWrites === undefined) {
+		credentials.prospectingApi = { ...prospecting, manualWrites: 'send' };
+	}
+	return credentials;
 }
 
 export interface WorkflowRunResult {
@@ -166,7 +182,7 @@ async function runInScope(
 		updatedAt: new Date(),
 	};
 	const executionId = nextExecutionId();
-	const credentialsHelper = new TestCredentialsHelper(options.credentials ?? {});
+	const credentialsHelper = new TestCredentialsHelper(explicitCredentials(options));
 	const additionalData = createAdditionalData({ executionId, mode, workflowData, credentialsHelper });
 	const hooks = additionalData.hooks!;
 

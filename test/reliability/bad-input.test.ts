@@ -270,6 +270,33 @@ const booleanFlag = (field: string, asFalse: Case[1], asTrue?: Case[1]): Case[] 
 	...(asTrue ? ([['trueText', asTrue]] as Case[]) : []),
 ];
 
+/** The node's Dry Run: a wrong value is refused; true / false texts mean Always Dry Run / Always Send. */
+const dryRunFlag = (method: string, path: string): Case[] => {
+	const sent: Check = ({ requests }) => {
+		const writes = requests.filter((request) => request.method === method);
+		expect(writes).toHaveLength(1);
+		expect(writes[0].path).toBe(path);
+	};
+	const shown: Check = ({ run, requests }) => {
+		expect(run.error).toBeUndefined();
+		expect(requests.filter((request) => request.kind === 'write')).toEqual([]);
+		expect(run.items[0].json).toMatchObject({ dryRun: true, written: false });
+	};
+	return [
+		['unknown', refuse('dryRun')],
+		['yes', refuse('dryRun')],
+		['object', refuse('dryRun')],
+		['list', refuse('dryRun')],
+		['number', refuse('dryRun')],
+		['long', refuse('dryRun')],
+		['empty', accept('empty means the credential setting (these tests send)', sent)],
+		['blank', accept('blank means the credential setting (these tests send)', sent)],
+		['falseText', accept('"false" is Always Send', sent)],
+		['trueText', accept('"true" is Always Dry Run', shown)],
+		['boolean', accept('true is Always Dry Run', shown)],
+	];
+};
+
 const pathId = (field: string, method: string, path: (id: string) => string, label: RegExp): Case[] => [
 	['empty', refuse(field)],
 	['blank', refuse(field)],
@@ -422,6 +449,7 @@ function table(): Record<string, Record<string, Case[]>> {
 	const addLeadPath = `/api/v1/routines/${ids.routine}/lead`;
 	return {
 		'lead/create': {
+			dryRun: dryRunFlag('POST', LEADS),
 			name: [
 				...textTypes('name'),
 				['empty', accept('a name is optional', leadName(undefined))],
@@ -496,6 +524,7 @@ function table(): Record<string, Record<string, Case[]>> {
 			),
 		},
 		'routine/addLead': {
+			dryRun: dryRunFlag('POST', addLeadPath),
 			routineId: pathId(
 				'routineId',
 				'POST',
@@ -580,6 +609,7 @@ function table(): Record<string, Record<string, Case[]>> {
 			'options.maxRateLimitWait': maxWait('options.maxRateLimitWait'),
 		},
 		'webhook/create': {
+			dryRun: dryRunFlag('POST', webhooks),
 			name: [
 				['empty', refuse('name')],
 				['blank', refuse('name')],
@@ -619,6 +649,7 @@ function table(): Record<string, Record<string, Case[]>> {
 			'options.maxRateLimitWait': maxWait('options.maxRateLimitWait'),
 		},
 		'webhook/delete': {
+			dryRun: dryRunFlag('DELETE', '/api/v1/webhooks/wh_missing'),
 			webhookId: pathId('webhookId', 'DELETE', (id) => `/api/v1/webhooks/${id}`, /^Webhook ".*" was not found \(404\)$/),
 			'options.maxRateLimitWait': maxWait(
 				'options.maxRateLimitWait',

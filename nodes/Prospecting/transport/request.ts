@@ -81,7 +81,7 @@ export function buildQuery(qs: IDataObject | undefined, format: MultiValueFormat
 /** Decrypted once per node run: a page walk makes many calls with the same credential. */
 const credentialsByContext = new WeakMap<object, Promise<ProspectingCredentials>>();
 
-async function credentialsOf(context: ProspectingContext): Promise<ProspectingCredentials> {
+export async function credentialsOf(context: ProspectingContext): Promise<ProspectingCredentials> {
 	let pending = credentialsByContext.get(context);
 	if (!pending) {
 		pending = context.getCredentials(

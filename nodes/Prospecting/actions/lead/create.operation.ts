@@ -8,12 +8,14 @@ import { sleep, updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	asNodeError,
+	guardWrite,
 	inputError,
 	isResponseLostError,
 	prospectingApiRequest,
 	withNote,
 } from '../../transport';
 import { callOptions } from '../common.descriptions';
+import { dryRunProperties } from '../dryRun.description';
 import { booleanValue, maxRateLimitWait, textValue, unwrapRecord } from '../helpers';
 import type { LeadContacts } from './contacts';
 import { collectContacts, findExistingLead } from './contacts';
@@ -134,6 +136,7 @@ const properties: INodeProperties[] = [
 				'Whether to search for a lead with the same contact (and name, when given) first, and return it instead of creating another',
 		},
 	]),
+	...dryRunProperties,
 ];
 
 const displayOptions = { show: { resource: ['lead'], operation: ['create'] } };
@@ -180,17 +183,32 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		options.retryWhenNotCreated,
 		true,
 	);
-	if (skipIfExists) {
-		const existing = await findExistingLead.call(this, contacts, name, settings);
-		if (existing) return [{ json: existing }];
-	}
-
 	const body: IDataObject = {};
 	if (name) body.name = name;
 	if (company) body.company = company;
 	if (contacts.emails.length) body.emails = contacts.emails;
 	if (contacts.phones.length) body.phones = contacts.phones;
 	if (contacts.mobiles.length) body.mobiles = contacts.mobiles;
+	const request = { method: 'POST' as const, path: '/leads', body };
+
+	if (skipIfExists) {
+		const existing = await findExistingLead.call(this, contacts, name, settings);
+		if (existing) {
+			// Nothing would be written for real either; a dry run still says so in its own shape.
+			const dryRun = await guardWrite.call(this, {
+				operation: 'Lead Create',
+				itemIndex: i,
+				request,
+				noRequest: true,
+				wouldReturn: existing,
+				message: `Dry run: nothing was written. A lead with this contact exists (id ${String(existing.id ?? '?')}), so Lead Create would send nothing and return it (in wouldReturn).`,
+			});
+			return dryRun ?? [{ json: existing }];
+		}
+	}
+
+	const dryRun = await guardWrite.call(this, { operation: 'Lead Create', itemIndex: i, request });
+	if (dryRun) return dryRun;
 
 	const create = async () =>
 		unwrapRecord(await prospectingApiRequest.call(this, 'POST', '/leads', { ...settings, body })) ??

@@ -6,8 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { pathSegment, prospectingApiRequest } from '../../transport';
+import { guardWrite, pathSegment, prospectingApiRequest } from '../../transport';
 import { callOptions } from '../common.descriptions';
+import { dryRunProperties } from '../dryRun.description';
 import { idText, maxRateLimitWait, unwrapRecord } from '../helpers';
 
 const properties: INodeProperties[] = [
@@ -50,6 +51,7 @@ const properties: INodeProperties[] = [
 			'The salesperson responsible for the lead. When given (or when the account distributes leads automatically), prospecting starts right away.',
 	},
 	callOptions(),
+	...dryRunProperties,
 ];
 
 const displayOptions = { show: { resource: ['routine'], operation: ['addLead'] } };
@@ -71,6 +73,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 
 	const body: IDataObject = { leadId };
 	if (responsibleId) body.responsibleId = responsibleId;
+	const dryRun = await guardWrite.call(this, {
+		operation: 'Routine Add Lead',
+		itemIndex: i,
+		request: { method: 'POST', path: `/routines/${routineId}/lead`, body },
+	});
+	if (dryRun) return dryRun;
 	const response = await prospectingApiRequest.call(this, 'POST', `/routines/${routineId}/lead`, {
 		body,
 		itemIndex: i,

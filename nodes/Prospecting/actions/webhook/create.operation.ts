@@ -8,12 +8,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	asNodeError,
+	guardWrite,
 	inputError,
 	isResponseLostError,
 	prospectingApiRequest,
 	withNote,
 } from '../../transport';
 import { callOptions } from '../common.descriptions';
+import { dryRunProperties } from '../dryRun.description';
 import { maxRateLimitWait, multiValues, quoted, requiredText, unwrapRecord } from '../helpers';
 import { listWebhooks } from './list';
 
@@ -71,6 +73,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	callOptions(),
+	...dryRunProperties,
 ];
 
 const displayOptions = { show: { resource: ['webhook'], operation: ['create'] } };
@@ -123,6 +126,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		itemIndex: i,
 		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
 	};
+
+	const dryRun = await guardWrite.call(this, {
+		operation: 'Webhook Create',
+		itemIndex: i,
+		request: { method: 'POST', path: '/webhooks', body: { name, url, events } },
+	});
+	if (dryRun) return dryRun;
 
 	try {
 		const response = await prospectingApiRequest.call(this, 'POST', '/webhooks', {

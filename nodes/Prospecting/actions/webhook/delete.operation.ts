@@ -8,12 +8,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	asNodeError,
+	guardWrite,
 	isResponseLostError,
 	pathSegment,
 	prospectingApiRequest,
 } from '../../transport';
 import { callOptions } from '../common.descriptions';
-import { maxRateLimitWait, unwrapRecord } from '../helpers';
+import { dryRunProperties } from '../dryRun.description';
+import { maxRateLimitWait, quoted, unwrapRecord } from '../helpers';
 import { listWebhooks } from './list';
 
 const properties: INodeProperties[] = [
@@ -27,6 +29,7 @@ const properties: INodeProperties[] = [
 			'The webhook to delete. Its secret is gone with it; a new webhook gets a new secret.',
 	},
 	callOptions(),
+	...dryRunProperties,
 ];
 
 const displayOptions = { show: { resource: ['webhook'], operation: ['delete'] } };
@@ -42,6 +45,26 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		itemIndex: i,
 		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
 	};
+	const dryRun = await guardWrite.call(this, {
+		operation: 'Webhook Delete',
+		itemIndex: i,
+		request: { method: 'DELETE', path: `/webhooks/${id}` },
+		// Whether there is a webhook to delete is a read away.
+		preview: async () => {
+			const existing = (await listWebhooks.call(this, settings)).find(
+				(webhook) => String(webhook.id) === plainId,
+			);
+			return existing
+				? {
+						wouldReturn: { id: plainId, deleted: true },
+						note: `The webhook exists (${quoted(existing.name)}, ${quoted(existing.url)}) and would be deleted.`,
+					}
+				: {
+						note: 'No webhook with this id exists (GET /webhooks), so the service would answer 404 Not Found.',
+					};
+		},
+	});
+	if (dryRun) return dryRun;
 	let response: unknown;
 	try {
 		response = await prospectingApiRequest.call(this, 'DELETE', `/webhooks/${id}`, {

@@ -1,0 +1,180 @@
+/**
+ * Dry Run for the node as an AI Agent's tool: n8n-core runs the tool through createNodeAsTool with the parent's
+ * execution mode, so a tool call inside a manual run follows the credential's "Writes in Manual Runs" and one inside
+ * an active workflow sends. A small agent node calls the tool as n8n's AI Agent does (tool.invoke with the model's
+ * arguments, which fill the $fromAI() parameters).
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
+import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { startSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
+import { executeWorkflow, START_NODE_TYPE } from '../helpers';
+import { registerNodeType } from '../helpers/node-types';
+import { everythingVisible } from './support';
+
+/** What n8n's loader makes of a node with usableAsTool: the same node, with an ai_tool output and no input. */
+function toolVariant(): INodeType {
+	const node = new Prospecting();
+	const description: INodeTypeDescription = {
+		...node.description,
+		name: 'prospectingTool',
+		displayName: 'Prospecting Tool',
+		inputs: [],
+		outputs: [NodeConnectionTypes.AiTool],
+	};
+	return { description, methods: node.methods, execute: node.execute };
+}
+
+interface InvocableTool {
+	invoke(args: IDataObject): Promise<unknown>;
+}
+
+/** Calls every connected tool once with the item's `toolArgs`, as an agent does after the model chose it. */
+class ToolCaller implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Tool Caller',
+		name: 'toolCaller',
+		group: ['transform'],
+		version: 1,
+		description: 'Calls its tools',
+		defaults: { name: 'Agent' },
+		inputs: [
+			NodeConnectionTypes.Main,
+			{ type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true },
+		],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const tools = (await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0)) as InvocableTool[];
+		const args = (this.getInputData()[0]?.json.toolArgs ?? {}) as IDataObject;
+		const results: INodeExecutionData[] = [];
+		for (const tool of tools) {
+			try {
+				results.push({ json: { answer: String(await tool.invoke(args)) } });
+			} catch (error) {
+				results.push({ json: { toolError: String((error as Error).message) } });
+			}
+		}
+		return [results];
+	}
+}
+
+registerNodeType('n8n-nodes-prospecting.prospectingTool', toolVariant);
+registerNodeType('test.toolCaller', () => new ToolCaller());
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 10 } });
+});
+afterAll(async () => await sandbox.stop());
+beforeEach(() => {
+	sandbox.control.reset();
+	resetBudgets();
+});
+
+const writes = () => sandbox.control.requests().filter((request) => request.kind === 'write');
+
+async function callTool(
+	mode: WorkflowExecuteMode,
+	manualWrites: 'dryRun' | 'ask' | 'send',
+	toolArgs: IDataObject,
+	extra: IDataObject = {},
+) {
+	const nodes: INode[] = [
+		{ id: 's', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+		{ id: 'a', name: 'Agent', type: 'test.toolCaller', typeVersion: 1, position: [200, 0], parameters: {} },
+		{
+			id: 't',
+			name: 'Create Lead',
+			type: 'n8n-nodes-prospecting.prospectingTool',
+			typeVersion: 1,
+			position: [200, 200],
+			parameters: {
+				resource: 'lead',
+				operation: 'create',
+				name: "={{ $fromAI('name', 'Name of the lead', 'string') }}",
+				email: "={{ $fromAI('email', 'E-mail of the lead', 'string') }}",
+				...extra,
+			},
+			credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
+		},
+	];
+	const result = await executeWorkflow(
+		{
+			nodes,
+			connections: {
+				Start: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
+				'Create Lead': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
+			},
+		},
+		{
+			credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, manualWrites } },
+			inputItems: [{ toolArgs }],
+			mode,
+		},
+	);
+	expect(result.error).toBeUndefined();
+	const [output] = result.output('Agent');
+	return { result, json: output.json };
+}
+
+it('a tool call in a manual run with the credential on Dry Run answers the agent with the would-be request', async () => {
+	const { result, json } = await callTool('manual', 'dryRun', { name: 'Ana Tool', email: 'ana.tool@example.com' });
+	expect(writes()).toEqual([]);
+	const answer = JSON.parse(String(json.answer)) as IDataObject[];
+	expect(answer[0]).toMatchObject({
+		dryRun: true,
+		written: false,
+		operation: 'Lead Create',
+		request: {
+			method: 'POST',
+			path: '/leads',
+			body: { name: 'Ana Tool', emails: [{ value: 'ana.tool@example.com', label: 'Principal' }] },
+		},
+	});
+	expect(String(answer[0].message)).toMatch(/^Dry run: nothing was written/);
+	expect(everythingVisible(result)).not.toContain(sandbox.apiKey);
+});
+
+it('a tool call in a manual run with the credential on Stop and Ask fails the tool call with the question', async () => {
+	const { json } = await callTool('manual', 'ask', { name: 'Ana Ask', email: 'ana.ask@example.com' });
+	expect(writes()).toEqual([]);
+	expect(String(json.toolError)).toMatch(/^Lead Create would write to production: POST \/leads/);
+	expect(String(json.toolError)).toMatch(/"Always Send"/);
+});
+
+it('a tool call in an active workflow sends, whatever the credential says for manual runs', async () => {
+	const { json } = await callTool('webhook', 'dryRun', { name: 'Ana Live', email: 'ana.live@example.com' });
+	expect(writes()).toHaveLength(1);
+	const answer = JSON.parse(String(json.answer)) as IDataObject[];
+	expect(answer[0].dryRun).toBeUndefined();
+	expect(
+		sandbox.control.leads().some((lead) => lead.emails.some((item) => item.value === 'ana.live@example.com')),
+	).toBe(true);
+});
+
+it('the tool node\'s own Always Dry Run holds in an active workflow', async () => {
+	const { json } = await callTool('trigger', 'send', { name: 'Ana Dry', email: 'ana.dry@example.com' }, { dryRun: 'always' });
+	expect(writes()).toEqual([]);
+	expect(JSON.parse(String(json.answer))[0]).toMatchObject({ dryRun: true });
+});
+
+it('bad input from the model fails the tool call with the same field error in a dry run', async () => {
+	const { json } = await callTool('manual', 'dryRun', { name: 'Ana', email: 'not an address' });
+	expect(writes()).toEqual([]);
+	expect(String(json.toolError)).toMatch(/^email: .*\(item 0\)/);
+});
