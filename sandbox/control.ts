@@ -37,6 +37,12 @@ export function makeControl(state: SandboxState): SandboxControl {
 			state.faults.clear();
 			state.limiter.clear();
 		},
+		setCreatedAt(createdAt: string | null) {
+			if (createdAt !== null && !Number.isFinite(Date.parse(createdAt))) {
+				throw new ControlError(400, `createdAt inválido: ${String(createdAt)}.`);
+			}
+			state.store.fixedCreatedAt = createdAt ?? undefined;
+		},
 		async setProspectionStatus(id: string, status: ProspectionStatus) {
 			if (!PROSPECTION_STATUSES.includes(status)) {
 				throw new ControlError(400, `Status inválido: ${String(status)}. Use: ${PROSPECTION_STATUSES.join(', ')}.`);

@@ -83,6 +83,13 @@ function sortedIndex<T extends { createdAt: string; id: string }>(sorted: readon
 	return low;
 }
 
+/** Appends `item`, or inserts it where (createdAt, id) puts it when it shares a createdAt. */
+function insertSorted<T extends { createdAt: string; id: string }>(sorted: T[], item: T): void {
+	const last = sorted[sorted.length - 1];
+	if (!last || before(last, item)) sorted.push(item);
+	else sorted.splice(sortedIndex(sorted, item), 0, item);
+}
+
 export class Store {
 	leads: Lead[] = [];
 	routines: Routine[] = [];
@@ -129,6 +136,7 @@ export class Store {
 		this.leadJson = new Map();
 		this.prospectionJson = new Map();
 		this.searchTexts = [];
+		this.fixedCreatedAt = undefined;
 		this.searchCache = new Map();
 		this.activities = new Map();
 		// A separate stream for records created later, so ids stay deterministic per seed.
@@ -211,7 +219,11 @@ export class Store {
 		return found;
 	}
 
+	/** When set, new leads and prospections get exactly this createdAt (records sharing a timestamp). */
+	fixedCreatedAt: string | undefined;
+
 	private nextTimestamp(sorted: ReadonlyArray<{ createdAt: string }>): string {
+		if (this.fixedCreatedAt !== undefined) return this.fixedCreatedAt;
 		const last = sorted.length ? Date.parse(sorted[sorted.length - 1].createdAt) : 0;
 		return new Date(Math.max(Date.now(), last + 1)).toISOString();
 	}
@@ -231,9 +243,11 @@ export class Store {
 			routineIds: [],
 			createdAt: this.nextTimestamp(this.leads),
 		};
-		this.leads.push(lead);
+		insertSorted(this.leads, lead);
 		this.leadById.set(lead.id, lead);
 		this.searchCache.clear();
+		// Search texts are aligned with `leads`: rebuilt when a lead is not appended at the end.
+		if (this.leads[this.leads.length - 1] !== lead) this.searchTexts = [];
 		return lead;
 	}
 
@@ -269,9 +283,9 @@ export class Store {
 					createdAt,
 					updatedAt: createdAt,
 				};
-				this.prospections.push(prospection);
+				insertSorted(this.prospections, prospection);
 				this.prospectionById.set(prospection.id, prospection);
-				this.prospectionsByStatus.get('IN_PROGRESS')!.push(prospection);
+				insertSorted(this.prospectionsByStatus.get('IN_PROGRESS')!, prospection);
 				prospectionStarted = true;
 			}
 		}

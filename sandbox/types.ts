@@ -175,6 +175,8 @@ export interface RateLimitSettings {
 
 export interface SandboxControl {
 	reset(): void;
+	/** New leads and prospections get exactly this createdAt (ties) until called with null. */
+	setCreatedAt(createdAt: string | null): void;
 	setProspectionStatus(id: string, status: ProspectionStatus): Promise<void>;
 	sendTestEvent(webhookId: string, event?: string): Promise<void>;
 	deliveries(): Delivery[];

@@ -22,6 +22,7 @@ export const PACKAGE_NAME = 'n8n-nodes-prospecting';
 export const START_NODE_TYPE = 'n8n-nodes-base.manualTrigger';
 export const PROSPECTING_NODE_TYPE = `${PACKAGE_NAME}.prospecting`;
 export const PROSPECTING_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.prospectingTrigger`;
+export const PROSPECTING_POLL_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.prospectingPollTrigger`;
 
 const repositoryRoot = path.resolve(__dirname, '..', '..');
 
@@ -84,6 +85,10 @@ const prospectingSource = fromSource('nodes/Prospecting/Prospecting.node.ts', 'P
 const triggerSource = fromSource('nodes/Prospecting/ProspectingTrigger.node.ts', 'ProspectingTrigger');
 addSource([PROSPECTING_NODE_TYPE, 'prospecting'], prospectingSource);
 addSource([PROSPECTING_TRIGGER_NODE_TYPE, 'prospectingTrigger'], triggerSource);
+addSource(
+	[PROSPECTING_POLL_TRIGGER_NODE_TYPE, 'prospectingPollTrigger'],
+	fromSource('nodes/Prospecting/ProspectingPollTrigger.node.ts', 'ProspectingPollTrigger'),
+);
 addSource([START_NODE_TYPE], () => new HarnessStartNode());
 
 /**

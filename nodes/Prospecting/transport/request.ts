@@ -6,6 +6,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -22,7 +23,11 @@ import { callKind, getBudget, parseResetHeader, parseRetryAfter, readHeader } fr
 import { redactText, redactValue } from './secrets';
 
 export type ProspectingContext =
-	IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
+	| IExecuteFunctions
+	| IHookFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IWebhookFunctions;
 
 /** How several values of one filter are written in the query string (the spec does not say). */
 export type MultiValueFormat = 'repeat' | 'brackets' | 'comma';

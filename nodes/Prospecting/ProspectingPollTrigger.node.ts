@@ -1,0 +1,178 @@
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { multiValueFilter } from './actions/common.descriptions';
+import { pollProspecting } from './polling/poll';
+
+export class ProspectingPollTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Prospecting Polling Trigger',
+		name: 'prospectingPollTrigger',
+		icon: { light: 'file:prospecting.svg', dark: 'file:prospecting.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["event"]}}',
+		description:
+			'Starts the workflow on a schedule when a lead or prospection is created, or a prospection changes status',
+		defaults: {
+			name: 'Prospecting Polling Trigger',
+		},
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'prospectingApi',
+				required: true,
+			},
+		],
+		properties: [
+			{
+				displayName:
+					'Each poll reads from the account\'s 200 reads per minute, shared with every other workflow using this key: New Lead and New Prospection cost 1 read per poll (1 more per 100 new records); Prospection Status Changed costs 1 read per watched status (more when a status holds over 100 prospections, see Check)',
+				name: 'readCostNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				noDataExpression: true,
+				default: 'newLead',
+				options: [
+					{
+						name: 'New Lead',
+						value: 'newLead',
+						description: 'A lead was created, in the app or through the API',
+					},
+					{
+						name: 'New Prospection',
+						value: 'newProspection',
+						description: 'A prospection was started',
+					},
+					{
+						name: 'Prospection Status Changed',
+						value: 'prospectionStatusChanged',
+						description: 'A prospection entered one of the chosen statuses',
+					},
+				],
+			},
+			{
+				displayName: 'Statuses',
+				name: 'statuses',
+				type: 'multiOptions',
+				required: true,
+				default: ['FROZEN'],
+				description: 'Emit a prospection when it enters one of these statuses',
+				displayOptions: { show: { event: ['prospectionStatusChanged'] } },
+				options: [
+					{ name: 'Frozen', value: 'FROZEN' },
+					{ name: 'In Progress', value: 'IN_PROGRESS' },
+					{ name: 'Lost', value: 'LOST' },
+					{ name: 'Won', value: 'WON' },
+				],
+			},
+			{
+				displayName: 'Check',
+				name: 'checkMode',
+				type: 'options',
+				default: 'whenCountChanges',
+				description:
+					'How a status holding more than 100 prospections is checked. Up to 100, one read per status checks it exactly.',
+				displayOptions: { show: { event: ['prospectionStatusChanged'] } },
+				options: [
+					{
+						name: 'When Its Count Changes',
+						value: 'whenCountChanges',
+						description:
+							'1 read per status; the whole list (1 read per 100) only when its count changed. Misses a change cancelled by another between two polls.',
+					},
+					{
+						name: 'Every Poll',
+						value: 'everyPoll',
+						description: 'Reads the whole list of each status on every poll (1 read per 100)',
+					},
+				],
+			},
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				displayOptions: { show: { event: ['newLead'] } },
+				options: [
+					multiValueFilter('Created By IDs', 'createdByIds', 'leads created by these users'),
+					{
+						displayName: 'Lead Status',
+						name: 'leadStatus',
+						type: 'string',
+						default: '',
+						description: 'Only leads with this status',
+					},
+					multiValueFilter('Routine IDs', 'routineIds', 'leads in these routines'),
+					multiValueFilter('Source IDs', 'sourceIds', 'leads from these sources'),
+				],
+			},
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				displayOptions: { show: { event: ['newProspection'] } },
+				options: [
+					{
+						displayName: 'Lead ID',
+						name: 'leadId',
+						type: 'string',
+						default: '',
+						description: 'Only prospections of this lead',
+					},
+					multiValueFilter('Routine IDs', 'routineIds', 'prospections in these routines'),
+					{
+						displayName: 'Status',
+						name: 'status',
+						type: 'multiOptions',
+						default: [],
+						description: 'Only prospections created in these statuses',
+						options: [
+							{ name: 'Frozen', value: 'FROZEN' },
+							{ name: 'In Progress', value: 'IN_PROGRESS' },
+							{ name: 'Lost', value: 'LOST' },
+							{ name: 'Won', value: 'WON' },
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				displayOptions: { show: { event: ['prospectionStatusChanged'] } },
+				options: [
+					{
+						displayName: 'Lead ID',
+						name: 'leadId',
+						type: 'string',
+						default: '',
+						description: 'Only prospections of this lead',
+					},
+					multiValueFilter('Routine IDs', 'routineIds', 'prospections in these routines'),
+				],
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollProspecting.call(this);
+	}
+}
