@@ -195,6 +195,8 @@ export function triggerWorkflow(options: {
 	credential: CredentialRef;
 	webhookId: string;
 	options?: Record<string, unknown>;
+	/** 1.1 unless given: version 1 makes n8n evaluate an expression on every request. */
+	typeVersion?: number;
 }): WorkflowJson {
 	return {
 		name: options.name,
@@ -203,7 +205,7 @@ export function triggerWorkflow(options: {
 				id: 'trigger',
 				name: 'Prospecting Trigger',
 				type: 'n8n-nodes-prospecting.prospectingTrigger',
-				typeVersion: 1,
+				typeVersion: options.typeVersion ?? 1.1,
 				position: [0, 0],
 				webhookId: options.webhookId,
 				parameters: { events: ['prospection.won', 'prospection.lost'], options: options.options ?? {} },

@@ -16,7 +16,11 @@ export class ProspectingTrigger implements INodeType {
 		name: 'prospectingTrigger',
 		icon: { light: 'file:prospecting.svg', dark: 'file:prospecting.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1 behaves exactly as 1. n8n evaluates an expression for the "binary data" option of every
+		// webhook start node at version 1 on each request (in its expression isolate, several ms per
+		// delivery); from 1.1 on it skips that, so new nodes are placed at 1.1.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
 		description: 'Starts the workflow when a prospection is won or lost, from signed webhook deliveries',
 		defaults: {

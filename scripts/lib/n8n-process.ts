@@ -19,6 +19,8 @@ export interface StartN8nOptions extends N8nEnvOptions {
 	/** Echo n8n's output to this process's stderr. */
 	echo?: boolean;
 	readyTimeoutMs?: number;
+	/** More n8n settings for this instance (e.g. an expression-engine setting a benchmark compares). */
+	extraEnv?: Record<string, string>;
 }
 
 export interface RunningN8n {
@@ -37,6 +39,7 @@ export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
 	const env: NodeJS.ProcessEnv = {
 		...withoutNpmVariables(process.env),
 		...n8nEnvironment(options),
+		...options.extraEnv,
 		PATH: `${path.dirname(runtime.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
 	};
 	// n8n writes straight to the log file (not through a pipe), so it never blocks or fails on a closed pipe if

@@ -194,6 +194,8 @@ export class TriggerWorkflow {
 			workflowId?: string;
 			webhookId?: string;
 			staticData?: IDataObject;
+			/** The node's type version (default 1). */
+			typeVersion?: number;
 		} = {},
 	) {
 		ensureEngine();
@@ -201,7 +203,7 @@ export class TriggerWorkflow {
 			id: 'trigger-node-id',
 			name: 'Prospecting Trigger',
 			type: PROSPECTING_TRIGGER_NODE_TYPE,
-			typeVersion: 1,
+			typeVersion: options.typeVersion ?? 1,
 			position: [0, 0],
 			webhookId: options.webhookId ?? randomUUID(),
 			parameters: options.parameters ?? {},
@@ -217,7 +219,7 @@ export class TriggerWorkflow {
 			settings: { executionOrder: 'v1' },
 			staticData: options.staticData ?? {},
 		});
-		this.nodeType = nodeTypes.getByNameAndVersion(this.node.type, 1) as INodeType;
+		this.nodeType = nodeTypes.getByNameAndVersion(this.node.type, this.node.typeVersion) as INodeType;
 	}
 
 	/** The URL n8n gives this node: production, or the test URL of "listen for test event". */
@@ -243,6 +245,7 @@ export class TriggerWorkflow {
 			workflowId: this.workflow.id,
 			webhookId: this.node.webhookId,
 			staticData: this.persistedStaticData(),
+			typeVersion: this.node.typeVersion,
 		});
 	}
 

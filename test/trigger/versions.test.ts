@@ -1,0 +1,89 @@
+/**
+ * Type versions of the Prospecting Trigger. 1.1 exists only so that n8n takes its faster webhook
+ * path (at version 1, n8n evaluates an expression for every request to a webhook start node); a
+ * workflow saved with version 1 keeps working, and both versions treat every delivery alike.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+
+import { startSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
+import { ProspectingTrigger } from '../../nodes/Prospecting/ProspectingTrigger.node';
+import { TriggerWorkflow, WebhookReceiver } from './support/trigger-harness';
+
+let sandbox: RunningSandbox;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ delivery: { maxRetries: 0, baseDelayMs: 10 } });
+	receiver = await WebhookReceiver.start();
+});
+
+afterAll(async () => {
+	await receiver?.stop();
+	await sandbox?.stop();
+});
+
+function envelope(id: string): string {
+	return JSON.stringify({
+		id,
+		test: false,
+		event: 'prospection.lost',
+		data: { prospection: { id: 'pr_v', status: 'LOST', leadId: 'ld_v', createdAt: '2026-01-01T00:00:00.000Z' }, lead: { id: 'ld_v' } },
+		retries: 0,
+		manualRetries: 0,
+		createdAt: new Date().toISOString(),
+	});
+}
+
+async function post(url: string, body: string, signature: string): Promise<{ status: number; body: unknown }> {
+	const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': signature }, body });
+	const text = await response.text();
+	return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+}
+
+/** A genuine delivery, the same event again, the same event after a restart, and a forged one. */
+async function outcomes(typeVersion: number) {
+	sandbox.control.reset();
+	const workflow = new TriggerWorkflow(receiver, { baseUrl: sandbox.url, apiKey: sandbox.apiKey }, { typeVersion });
+	await workflow.activate();
+	const [hook] = sandbox.control.webhooks().filter((w) => w.url === workflow.url());
+	const sign = (body: string) => createHmac('sha256', hook.secret).update(body).digest('hex');
+	const id = randomUUID();
+	const body = envelope(id);
+	const first = await post(workflow.url(), body, sign(body));
+	const again = await post(workflow.url(), body, sign(body));
+	const restarted = workflow.restarted();
+	await restarted.activate();
+	const afterRestart = await post(workflow.url(), body, sign(body));
+	const forgedBody = envelope(randomUUID());
+	const forged = await post(workflow.url(), forgedBody, createHmac('sha256', 'not-the-secret').update(forgedBody).digest('hex'));
+	await workflow.idle();
+	await restarted.idle();
+	const emitted = [...workflow.deliveries, ...restarted.deliveries].flatMap((d) => (d.items ?? []).map((item) => item.json.id));
+	return {
+		statuses: [first.status, again.status, afterRestart.status, forged.status],
+		answers: [again.body, afterRestart.body, forged.body],
+		emitted: emitted.map((emittedId) => (emittedId === id ? 'the event' : emittedId)),
+	};
+}
+
+describe('type versions', () => {
+	it('offers 1 and 1.1 and places new nodes at 1.1', () => {
+		const { description } = new ProspectingTrigger();
+		expect(description.version).toEqual([1, 1.1]);
+		expect(description.defaultVersion).toBe(1.1);
+	});
+
+	it.each([1, 1.1])('version %s: a genuine delivery runs once, repeats (also after a restart) are dropped, a forged one gets 401', async (typeVersion) => {
+		const result = await outcomes(typeVersion);
+		expect(result).toEqual({
+			statuses: [200, 200, 200, 401],
+			answers: [
+				{ received: true, ignored: 'repeated delivery' },
+				{ received: true, ignored: 'repeated delivery' },
+				{ message: 'Delivery signature missing or invalid' },
+			],
+			emitted: ['the event'],
+		});
+	});
+});
