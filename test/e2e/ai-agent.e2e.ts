@@ -40,10 +40,26 @@ beforeAll(async () => {
 		}
 		if (node.type === 'n8n-nodes-base.webhook') node.parameters = { ...node.parameters, path: `agent-${randomUUID()}` };
 	}
-	workflow = await e2e.client.createWorkflow(bound);
-	await e2e.client.activateWorkflow(workflow.id, workflow.versionId);
-	if (e2e.runtime.n8nVersion.startsWith('1.')) await new Promise((resolve) => setTimeout(resolve, 3000));
+	workflow = await createActive(bound);
 }, 300_000);
+
+/**
+ * Creates and activates a workflow: n8n 2.x publishes a version; n8n 1.x stores `active` on the workflow itself
+ * (the column may not be left out when it is created) and activates it some seconds after it answers.
+ */
+async function createActive(json: WorkflowJson): Promise<StoredWorkflow> {
+	if (!e2e.runtime.n8nVersion.startsWith('1.')) {
+		const stored = await e2e.client.createWorkflow(json);
+		await e2e.client.activateWorkflow(stored.id, stored.versionId);
+		return stored;
+	}
+	const fresh: Record<string, unknown> = { ...json };
+	delete fresh.id;
+	const stored = await e2e.client.request<StoredWorkflow>('POST', '/rest/workflows', { settings: {}, ...fresh, active: false });
+	await e2e.client.request('PATCH', `/rest/workflows/${stored.id}`, { active: true, versionId: stored.versionId });
+	await new Promise((resolve) => setTimeout(resolve, 3000));
+	return stored;
+}
 
 afterAll(async () => {
 	await e2e?.stop();
@@ -257,9 +273,7 @@ describe('n8n AI Agent with the Prospecting tools', () => {
 			}
 			if (node.type === 'n8n-nodes-base.webhook') node.parameters = { ...node.parameters, path: `agent-${randomUUID()}` };
 		}
-		const stored = await e2e.client.createWorkflow(chat);
-		await e2e.client.activateWorkflow(stored.id, stored.versionId);
-		if (e2e.runtime.n8nVersion.startsWith('1.')) await new Promise((resolve) => setTimeout(resolve, 3000));
+		const stored = await createActive(chat);
 		model.script([
 			{
 				prompt: 'Funnel please',

@@ -116,19 +116,22 @@ describe('tool form', () => {
 
 	it('refuses a Simplify that is not true or false before any call', async () => {
 		const run = await runTool({ resource: 'lead', operation: 'getMany', simplify: 'yes' });
-		expect(run.error?.message).toBe(
+		expect(run.error).toBeUndefined();
+		expect(jsonOf(run.items)[0].error).toBe(
 			'simplify: expected true or false, got "yes" (item 0)\n' +
 				'Fix the "simplify" parameter of item 0; nothing was sent to the service for this item.',
 		);
 		expect(sandbox.control.requests()).toHaveLength(0);
 	});
 
-	it("puts the service's field reasons into the error message an agent reads", async () => {
+	it("answers an error as text for the agent: the service's message with the field it named", async () => {
 		const run = await runTool({ resource: 'lead', operation: 'create', name: 'Caio', phone: '1234567' });
-		expect(run.error).toBeDefined();
-		const message = String(run.error?.message);
+		expect(run.error).toBeUndefined();
+		expect(jsonOf(run.items)).toHaveLength(1);
+		const message = String(jsonOf(run.items)[0].error);
 		expect(message).toContain('phones[0].value');
 		expect(message).toContain('Telefone inválido');
+		expect(message).not.toContain(sandbox.apiKey);
 	});
 });
 

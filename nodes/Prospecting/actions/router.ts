@@ -90,7 +90,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 							},
 						);
 			if (error.context && error.context.itemIndex === undefined) error.context.itemIndex = i;
-			if (asTool) error.message = messageForAgent(String(error.message), error.description);
+			if (asTool) {
+				// An agent's tool answers with the error as text, so the model can correct its arguments: n8n 1.x fails
+				// the whole agent run on a tool that throws.
+				const message = messageForAgent(String(error.message), error.description);
+				returnData.push({ json: { error: redactText(message, secret) }, pairedItem: { item: i } });
+				continue;
+			}
 			if (this.continueOnFail()) {
 				const json: IDataObject = {
 					error: redactText(String(error.message), secret),

@@ -49,8 +49,8 @@ export function compactItems(results: INodeExecutionData[]): INodeExecutionData[
 }
 
 /**
- * n8n's AI Agent hands the model only an error's message, so in the tool form the description (the fields the
- * service rejected, in its own words) joins the message.
+ * The text of an error for the model: its message with the description (the fields the service rejected, in its
+ * own words, or the parameter the node refused) joined to it.
  */
 export function messageForAgent(message: string, description: unknown): string {
 	const details = typeof description === 'string' ? description.trim() : '';
