@@ -11,6 +11,8 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 
 import { startSandbox, type RunningSandbox } from '../sandbox';
+import { AGENT_EXAMPLE_DIR, demoConversations, ensureScriptedModelCredential, withOpenAiCredential } from './lib/demo-agent';
+import { startScriptedModel, type ScriptedModel } from './lib/scripted-model';
 import { N8nClient } from './lib/n8n-client';
 import { startN8n, type RunningN8n } from './lib/n8n-process';
 import { installPackageTarball, packPackage } from './lib/package-install';
@@ -49,6 +51,7 @@ async function main() {
 
 	let sandbox: RunningSandbox | undefined;
 	let n8n: RunningN8n | undefined;
+	let model: ScriptedModel | undefined;
 	let stopping = false;
 	const stopAll = async (code: number) => {
 		if (stopping) return;
@@ -56,6 +59,7 @@ async function main() {
 		say('Stopping n8n and the sandbox...');
 		await n8n?.stop().catch(() => undefined);
 		await sandbox?.stop().catch(() => undefined);
+		await model?.stop().catch(() => undefined);
 		say('Stopped. Nothing is left running.');
 		process.exit(code);
 	};
@@ -94,6 +98,20 @@ async function main() {
 			{ credential, routineId: routines[0]?.id },
 			{ activate: () => true },
 		);
+		// The AI agent example, answered by a scripted model on loopback (no account, no network).
+		model = await startScriptedModel();
+		model.script(demoConversations());
+		const openAi = await ensureScriptedModelCredential(client, model.url);
+		const [agent] = await importWorkflows(
+			client,
+			readWorkflowFiles(path.join(repoRoot, AGENT_EXAMPLE_DIR)).map(({ file, workflow }) => ({
+				file,
+				workflow: withOpenAiCredential(workflow, openAi),
+			})),
+			{ credential },
+			{ activate: () => true },
+		);
+		if (agent) imported.push(agent);
 		if (keep) {
 			// Kept workflows were activated by n8n at start, before the credential pointed at this run's sandbox:
 			// publish them again so the trigger registers its webhook with this sandbox.
@@ -120,6 +138,17 @@ async function main() {
 		for (const { workflow } of imported) {
 			const hook = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
 			if (!hook) continue;
+			if (workflow.id === agent?.workflow.id) {
+				const url = webhookUrl(n8n.url, workflow, hook.name);
+				const ask = (prompt: string) =>
+					`    curl -s -X POST ${url} -H 'content-type: application/json' -d '{"prompt":"${prompt}"}'`;
+				lines.push(
+					`  ${workflow.name} (model: scripted, ${model.url}):`,
+					ask('How is the funnel?'),
+					ask(`Add Ana Lima, ana.lima@example.com to routine ${routines[0]?.id ?? '<routine id>'}`),
+				);
+				continue;
+			}
 			const method = String(hook.parameters?.httpMethod ?? 'GET');
 			const url = webhookUrl(n8n.url, workflow, hook.name);
 			lines.push(

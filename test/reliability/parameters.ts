@@ -13,6 +13,8 @@ export interface OperationParameters {
 function shownFor(property: INodeProperties, resource: string, operation: string): boolean {
 	const show = property.displayOptions?.show;
 	if (!show) return false;
+	// The node as placed in a workflow, not its AI-tool form (test/nodes/tool-form.test.ts covers that one).
+	if (show['@tool'] && !(show['@tool'] as unknown[]).includes(false)) return false;
 	const resources = show.resource as unknown[] | undefined;
 	const operations = show.operation as unknown[] | undefined;
 	return Boolean(resources?.includes(resource) && operations?.includes(operation));

@@ -15,8 +15,28 @@ export const returnAllAndLimit: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: 50,
-		displayOptions: { show: { returnAll: [false] } },
+		displayOptions: { show: { returnAll: [false], '@tool': [false] } },
 		description: 'Max number of results to return',
+	},
+	// Used by an AI agent: a small page by default, so that a list does not flood the model's context.
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-limit -- an AI agent reads every record into its context: 10, not 50
+		default: 10,
+		displayOptions: { show: { returnAll: [false], '@tool': [true] } },
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		displayOptions: { show: { '@tool': [true] } },
+		description:
+			'Whether to return compact records to the AI agent: empty fields left out and contacts as plain values',
 	},
 ];
 

@@ -8,6 +8,7 @@ import * as lead from './lead';
 import type { ProspectingMap, ProspectingResource } from './node.type';
 import * as prospection from './prospection';
 import * as routine from './routine';
+import { compactItems, isToolForm, messageForAgent, simplifyForAgent } from './tool';
 import * as webhook from './webhook';
 
 type Operation = { execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> };
@@ -45,6 +46,7 @@ async function apiKey(this: IExecuteFunctions): Promise<string | undefined> {
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const returnData: INodeExecutionData[] = [];
+	const asTool = isToolForm.call(this);
 
 	for (let i = 0; i < items.length; i++) {
 		try {
@@ -66,7 +68,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					{ itemIndex: i },
 				);
 			}
-			const results = await handler.execute.call(this, i);
+			const simplify = asTool && simplifyForAgent.call(this, i);
+			let results = await handler.execute.call(this, i);
+			if (simplify) results = compactItems(results);
 			for (const result of results) returnData.push({ ...result, pairedItem: { item: i } });
 		} catch (caught) {
 			// A cancelled execution reaches n8n as it is (so the run is marked cancelled), even with Continue On Fail.
@@ -86,6 +90,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 							},
 						);
 			if (error.context && error.context.itemIndex === undefined) error.context.itemIndex = i;
+			if (asTool) {
+				// An agent's tool answers with the error as text, so the model can correct its arguments: n8n 1.x fails
+				// the whole agent run on a tool that throws.
+				const message = messageForAgent(String(error.message), error.description);
+				returnData.push({ json: { error: redactText(message, secret) }, pairedItem: { item: i } });
+				continue;
+			}
 			if (this.continueOnFail()) {
 				const json: IDataObject = {
 					error: redactText(String(error.message), secret),

@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getMany',
 				description: 'Get many conversation threads',
-				action: 'Get many conversation threads',
+				action: 'Get many conversation threads of the account',
 			},
 		],
 		default: 'getMany',

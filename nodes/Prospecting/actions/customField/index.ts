@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getMany',
 				description: 'Get many custom fields',
-				action: 'Get many custom fields',
+				action: 'Get many custom fields of the account',
 			},
 		],
 		default: 'getMany',

@@ -1,0 +1,160 @@
+/**
+ * The Prospecting node as an AI agent's tool: n8n builds the tool form as a copy of the node whose type name ends
+ * in "Tool" (n8n's convertNodeToAiTool); its `@tool` display options decide the defaults. Run here through the
+ * same engine, with such a copy registered.
+ */
+import type { INode, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
+import { compactRecord, messageForAgent } from '../../nodes/Prospecting/actions/tool';
+import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { executeWorkflow, registerNodeType, START_NODE_TYPE } from '../helpers';
+import { PACKAGE_NAME } from '../helpers/node-types';
+import { jsonOf } from './support';
+
+const TOOL_TYPE = `${PACKAGE_NAME}.prospectingTool`;
+
+/** What n8n does to a node with usableAsTool (the parts that matter to execution). */
+function toolForm(): INodeType {
+	const node = new Prospecting();
+	const description: INodeTypeDescription = {
+		...node.description,
+		name: `${node.description.name}Tool`,
+		displayName: `${node.description.displayName} Tool`,
+		inputs: [],
+		outputs: ['ai_tool'],
+	};
+	delete description.usableAsTool;
+	return Object.assign(Object.create(Prospecting.prototype) as INodeType, node, { description });
+}
+
+const startNode: INode = {
+	id: 'start',
+	name: 'Start',
+	type: START_NODE_TYPE,
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+	registerNodeType(TOOL_TYPE, toolForm());
+	sandbox = await startSandbox({ rateLimit: false, dataset: { leads: 30, routines: 3, prospections: 10 } });
+});
+afterAll(async () => await sandbox.stop());
+beforeEach(() => {
+	sandbox.control.reset();
+	resetBudgets();
+});
+
+async function runTool(parameters: INode['parameters']) {
+	const node: INode = {
+		id: 'tool',
+		name: 'Lead Get Many',
+		type: TOOL_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters,
+		credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
+	};
+	const result = await executeWorkflow(
+		{
+			nodes: [startNode, node],
+			connections: { Start: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+		},
+		{ credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } } },
+	);
+	return Object.assign(result, { items: result.error ? [] : result.output(node.name) });
+}
+
+describe('tool form', () => {
+	it('defaults a list to 10 records and Simplify on; the editor form keeps 50', () => {
+		const tool = toolForm().description;
+		const editor = new Prospecting().description;
+		const defaults = (description: INodeTypeDescription) =>
+			NodeHelpers.getNodeParameters(
+				description.properties,
+				{ resource: 'lead', operation: 'getMany' },
+				true,
+				false,
+				null,
+				description,
+			);
+		expect(defaults(tool)).toMatchObject({ returnAll: false, limit: 10, simplify: true });
+		expect(defaults(editor)).toMatchObject({ returnAll: false, limit: 50 });
+		expect(defaults(editor)).not.toHaveProperty('simplify');
+	});
+
+	it('returns at most 10 compact leads by default: contacts as plain values, empty fields left out', async () => {
+		const run = await runTool({ resource: 'lead', operation: 'getMany' });
+		expect(run.error).toBeUndefined();
+		const leads = jsonOf(run.items);
+		expect(leads).toHaveLength(10);
+		for (const lead of leads) {
+			for (const kind of ['emails', 'phones', 'mobiles']) {
+				const values = lead[kind];
+				if (values === undefined) continue;
+				expect(Array.isArray(values) && values.length > 0 && values.every((v) => typeof v === 'string')).toBe(true);
+			}
+			expect(Object.values(lead).every((value) => value !== '' && value !== null)).toBe(true);
+		}
+		const first = sandbox.control.leads().find((lead) => lead.id === leads[0].id)!;
+		expect(leads[0].emails ?? []).toEqual(first.emails.map((item) => item.value));
+	});
+
+	it('returns full records when Simplify is off', async () => {
+		const run = await runTool({ resource: 'lead', operation: 'getMany', limit: 2, simplify: false });
+		const leads = jsonOf(run.items);
+		expect(leads).toHaveLength(2);
+		expect(Array.isArray(leads[0].phones)).toBe(true);
+		expect(leads.every((lead) => Array.isArray(lead.emails) && lead.emails.every((e) => typeof e === 'object'))).toBe(true);
+	});
+
+	it('refuses a Simplify that is not true or false before any call', async () => {
+		const run = await runTool({ resource: 'lead', operation: 'getMany', simplify: 'yes' });
+		expect(run.error).toBeUndefined();
+		expect(jsonOf(run.items)[0].error).toBe(
+			'simplify: expected true or false, got "yes" (item 0)\n' +
+				'Fix the "simplify" parameter of item 0; nothing was sent to the service for this item.',
+		);
+		expect(sandbox.control.requests()).toHaveLength(0);
+	});
+
+	it("answers an error as text for the agent: the service's message with the field it named", async () => {
+		const run = await runTool({ resource: 'lead', operation: 'create', name: 'Caio', phone: '1234567' });
+		expect(run.error).toBeUndefined();
+		expect(jsonOf(run.items)).toHaveLength(1);
+		const message = String(jsonOf(run.items)[0].error);
+		expect(message).toContain('phones[0].value');
+		expect(message).toContain('Telefone inválido');
+		expect(message).not.toContain(sandbox.apiKey);
+	});
+});
+
+describe('compactRecord and messageForAgent', () => {
+	it('leaves out empty values and reduces contact items to their values', () => {
+		expect(
+			compactRecord({
+				id: 'l1',
+				name: 'Ana',
+				company: '',
+				emails: [{ value: 'a@x.com', label: 'Principal' }],
+				phones: [],
+				meta: { note: null, source: 'api' },
+				extra: null,
+			}),
+		).toEqual({ id: 'l1', name: 'Ana', emails: ['a@x.com'], meta: { source: 'api' } });
+	});
+
+	it('joins a description the message does not already hold', () => {
+		expect(messageForAgent('Dados inválidos', 'phones[0].value: Telefone inválido')).toBe(
+			'Dados inválidos\nphones[0].value: Telefone inválido',
+		);
+		expect(messageForAgent('a: b', 'a: b')).toBe('a: b');
+		expect(messageForAgent('x', undefined)).toBe('x');
+	});
+});
