@@ -6,10 +6,10 @@
  */
 import path from 'node:path';
 
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { selectors, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 import type { StoredWorkflow } from '../../scripts/lib/n8n-client';
-import { formUrl, importWorkflows, readWorkflowFiles } from '../../scripts/lib/instance-setup';
+import { DEMO_OWNER, formUrl, importWorkflows, readWorkflowFiles } from '../../scripts/lib/instance-setup';
 import { repoRoot } from '../../scripts/lib/provision';
 import { debugScreenshot, launchBrowser, readmeScreenshot, VIEWPORT } from './support/browser';
 import { startE2eInstance, type E2eInstance } from './support/instance';
@@ -32,6 +32,8 @@ beforeAll(async () => {
 		{ activate: () => true },
 	);
 	for (const { file, workflow } of imported) examples[file] = workflow;
+	// n8n's editor marks its elements with data-test-id.
+	selectors.setTestIdAttribute('data-test-id');
 	browser = await launchBrowser();
 }, 300_000);
 
@@ -54,6 +56,17 @@ afterEach(async () => {
 	}
 	await context?.close();
 });
+
+/** Polls until `probe` returns what `matches` accepts (the editor fills lists asynchronously); returns the last value. */
+async function until<T>(probe: () => Promise<T>, matches: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	let value = await probe();
+	while (!matches(value) && Date.now() < deadline) {
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		value = await probe();
+	}
+	return value;
+}
 
 const leadsWithEmail = (email: string) => e2e.sandbox.control.leads().filter((l) => l.emails.some((e) => e.value === email));
 
@@ -109,5 +122,88 @@ describe('the lead capture form', () => {
 		expect(text).toContain('Please give us an e-mail or a phone so that we can reach you');
 		expect(text).not.toMatch(/Error in workflow|Problem in node/i);
 		expect(e2e.sandbox.control.leads().length).toBe(before);
+	});
+});
+
+describe('the editor', () => {
+	// One signed-in tab for the editor steps: n8n lets one tab at a time edit a workflow.
+	let editor: Page;
+	let editorContext: BrowserContext;
+
+	beforeAll(async () => {
+		editorContext = await browser.newContext({ viewport: VIEWPORT });
+		editorContext.setDefaultTimeout(30_000);
+		editor = await editorContext.newPage();
+		await editor.goto(`${e2e.n8n.url}/signin`);
+		await editor.getByTestId('signin-form').waitFor();
+		await editor.locator('input[type=email]').fill(DEMO_OWNER.email);
+		await editor.locator('input[type=password]').fill(DEMO_OWNER.password);
+		await editor.getByTestId('form-submit-button').click();
+		await editor.waitForURL((url) => !url.pathname.startsWith('/signin'));
+	});
+
+	afterAll(async () => {
+		if (editor) await debugScreenshot(editor, 'editor-last').catch(() => undefined);
+		await editorContext?.close();
+	});
+
+	async function openNode(workflow: StoredWorkflow, nodeName: string): Promise<void> {
+		await editor.goto(`${e2e.n8n.url}/workflow/${workflow.id}`);
+		const node = editor.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
+		await node.waitFor();
+		await readmeScreenshot(editor, 'workflow');
+		await node.dblclick();
+		await editor.getByTestId('ndv').waitFor();
+	}
+
+	test('the routine picker lists the routines of the service, and typing filters them', async () => {
+		await openNode(examples['lead-capture-form.json'], 'Add to routine');
+		const locator = editor.getByTestId('resource-locator-routineId');
+		const mode = locator.getByTestId('rlc-mode-selector');
+		if ((await mode.locator('input').inputValue()) !== 'From list') {
+			await mode.click();
+			await editor.locator('.el-select-dropdown__item:visible').filter({ hasText: 'From list' }).click();
+		}
+		await locator.getByTestId('rlc-input').click();
+		const items = editor.getByTestId('rlc-item');
+		const routines = e2e.sandbox.control.routines().map((r) => r.name);
+		const same = (expected: string[]) => (names: string[]) => JSON.stringify(names) === JSON.stringify(expected);
+		expect(await until(() => items.allInnerTexts(), same(routines))).toEqual(routines);
+		await readmeScreenshot(editor, 'routine-picker');
+
+		const wanted = routines.find((name) => name.startsWith('Out'))!;
+		await editor.getByTestId('rlc-search').fill('Out');
+		const filtered = routines.filter((name) => name.toLowerCase().includes('out'));
+		expect(filtered.length).toBeLessThan(routines.length);
+		expect(await until(() => items.allInnerTexts(), same(filtered))).toEqual(filtered);
+		await items.filter({ hasText: wanted }).click();
+		expect(await until(() => locator.getByTestId('rlc-input').inputValue(), (value) => value === wanted)).toBe(wanted);
+		await editor.keyboard.press('Escape');
+	});
+
+	test("the credential dialog's test says OK for the demo key and clearly refuses a wrong one", async () => {
+		await openNode(examples['lead-capture-form.json'], 'Create lead');
+		await editor.getByTestId('credential-edit-button').click();
+		const dialog = editor.getByTestId('credential-edit-dialog');
+		await dialog.getByTestId('credentials-config-container-test-success').waitFor();
+		expect(await dialog.innerText()).toContain('Connection tested successfully');
+		await dialog.getByRole('button', { name: 'Retry' }).click();
+		await dialog.getByTestId('credentials-config-container-test-success').waitFor();
+		await editor.keyboard.press('Escape');
+		await dialog.waitFor({ state: 'hidden' });
+		// Escape may close the node's panel with the dialog: open it again to pick the other credential.
+		if (!(await editor.getByTestId('ndv').isVisible())) {
+			await editor.locator('[data-test-id="canvas-node"][data-node-name="Create lead"]').dblclick();
+			await editor.getByTestId('ndv').waitFor();
+		}
+
+		await editor.getByTestId('node-credentials-select').click();
+		await editor.locator('.el-select-dropdown__item:visible').filter({ hasText: e2e.wrongCredential.name }).click();
+		await editor.getByTestId('credential-edit-button').click();
+		await dialog.getByText('Couldn’t connect with these settings').waitFor();
+		await dialog.getByText('More details').click();
+		await dialog.getByText('The API key was refused (401). Check the API key in this credential.').waitFor();
+		expect(await dialog.innerText()).not.toContain(e2e.wrongApiKey);
+		await editor.keyboard.press('Escape');
 	});
 });
