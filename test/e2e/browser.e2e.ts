@@ -27,9 +27,10 @@ beforeAll(async () => {
 	const routineId = e2e.sandbox.control.routines()[0].id;
 	const imported = await importWorkflows(
 		e2e.client,
-		readWorkflowFiles(path.join(repoRoot, 'examples')).filter(({ file }) => file === 'lead-capture-form.json'),
+		readWorkflowFiles(path.join(repoRoot, 'examples')).filter(({ file }) => ['lead-capture-form.json', 'won-lost-message.json'].includes(file)),
 		{ credential: e2e.credential, routineId },
-		{ activate: () => true },
+		// The trigger workflow stays inactive: the editor's test listen is what is tested with it.
+		{ activate: (workflow) => workflow.nodes.some((node) => node.type === 'n8n-nodes-base.formTrigger') },
 	);
 	for (const { file, workflow } of imported) examples[file] = workflow;
 	// n8n's editor marks its elements with data-test-id.
@@ -125,21 +126,27 @@ describe('the lead capture form', () => {
 	});
 });
 
+/** A tab signed into the editor as the owner. */
+async function signIn(): Promise<{ editor: Page; editorContext: BrowserContext }> {
+	const editorContext = await browser.newContext({ viewport: VIEWPORT });
+	editorContext.setDefaultTimeout(30_000);
+	const editor = await editorContext.newPage();
+	await editor.goto(`${e2e.n8n.url}/signin`);
+	await editor.getByTestId('signin-form').waitFor();
+	await editor.locator('input[type=email]').fill(DEMO_OWNER.email);
+	await editor.locator('input[type=password]').fill(DEMO_OWNER.password);
+	await editor.getByTestId('form-submit-button').click();
+	await editor.waitForURL((url) => !url.pathname.startsWith('/signin'));
+	return { editor, editorContext };
+}
+
 describe('the editor', () => {
 	// One signed-in tab for the editor steps: n8n lets one tab at a time edit a workflow.
 	let editor: Page;
 	let editorContext: BrowserContext;
 
 	beforeAll(async () => {
-		editorContext = await browser.newContext({ viewport: VIEWPORT });
-		editorContext.setDefaultTimeout(30_000);
-		editor = await editorContext.newPage();
-		await editor.goto(`${e2e.n8n.url}/signin`);
-		await editor.getByTestId('signin-form').waitFor();
-		await editor.locator('input[type=email]').fill(DEMO_OWNER.email);
-		await editor.locator('input[type=password]').fill(DEMO_OWNER.password);
-		await editor.getByTestId('form-submit-button').click();
-		await editor.waitForURL((url) => !url.pathname.startsWith('/signin'));
+		({ editor, editorContext } = await signIn());
 	});
 
 	afterAll(async () => {
@@ -205,5 +212,52 @@ describe('the editor', () => {
 		await dialog.getByText('The API key was refused (401). Check the API key in this credential.').waitFor();
 		expect(await dialog.innerText()).not.toContain(e2e.wrongApiKey);
 		await editor.keyboard.press('Escape');
+	});
+});
+
+describe('the trigger in the editor', () => {
+	let editor: Page;
+	let editorContext: BrowserContext;
+
+	beforeAll(async () => {
+		({ editor, editorContext } = await signIn());
+	});
+
+	afterAll(async () => {
+		if (editor) await debugScreenshot(editor, 'trigger-last').catch(() => undefined);
+		await editorContext?.close();
+	});
+
+	const testWebhooks = () => e2e.sandbox.control.webhooks().filter((w) => w.url.startsWith(`${e2e.n8n.url}/webhook-test/`));
+
+	test('"Listen for test event" registers a test webhook, shows a WON prospection in the output, and stopping removes the webhook', async () => {
+		const workflow = examples['won-lost-message.json'];
+		await editor.goto(`${e2e.n8n.url}/workflow/${workflow.id}`);
+		const node = editor.locator('[data-test-id="canvas-node"][data-node-name="Prospection won or lost"]');
+		await node.waitFor();
+		await node.dblclick();
+		const ndv = editor.getByTestId('ndv');
+		await ndv.waitFor();
+		expect(testWebhooks()).toHaveLength(0);
+
+		// Listening: n8n creates the webhook on the service with its test URL, and waits for the push of the event.
+		// "Execute step" on a trigger is n8n 2.x's "Listen for test event"; the listening panel then offers "Stop Listening".
+		await ndv.getByTestId('node-execute-button').click();
+		await ndv.getByTestId('trigger-listening').waitFor();
+		expect(await until(async () => testWebhooks().length, (n) => n === 1)).toBe(1);
+		const prospection = e2e.sandbox.control.prospections().find((p) => p.status !== 'WON' && p.status !== 'LOST')!;
+		await e2e.sandbox.control.setProspectionStatus(prospection.id, 'WON');
+		const output = ndv.getByTestId('output-panel');
+		await output.getByText(prospection.id).first().waitFor({ timeout: 60_000 });
+		await readmeScreenshot(editor, 'trigger-event');
+		// One event is what a test listen waits for: n8n then removes its test webhook from the service.
+		expect(await until(async () => testWebhooks().length, (n) => n === 0)).toBe(0);
+
+		// Listening again and stopping without an event also removes it.
+		await ndv.getByTestId('node-execute-button').click();
+		await ndv.getByTestId('trigger-listening').waitFor();
+		expect(await until(async () => testWebhooks().length, (n) => n === 1)).toBe(1);
+		await ndv.getByTestId('trigger-listening').getByRole('button', { name: /stop listening/i }).click();
+		expect(await until(async () => testWebhooks().length, (n) => n === 0)).toBe(0);
 	});
 });
