@@ -154,17 +154,23 @@ describe('the editor', () => {
 		await editorContext?.close();
 	});
 
-	async function openNode(workflow: StoredWorkflow, nodeName: string): Promise<void> {
+	async function openNode(workflow: StoredWorkflow, nodeName: string, screenshot?: string): Promise<void> {
 		await editor.goto(`${e2e.n8n.url}/workflow/${workflow.id}`);
 		const node = editor.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
 		await node.waitFor();
-		await readmeScreenshot(editor, 'workflow');
+		if (screenshot) {
+			// The picture waits for the node icons (loaded after the canvas).
+			await editor.waitForFunction(
+				`[...document.querySelectorAll('[data-test-id="canvas-node"] img')].every((img) => img.complete && img.naturalWidth > 0)`,
+			);
+			await readmeScreenshot(editor, screenshot);
+		}
 		await node.dblclick();
 		await editor.getByTestId('ndv').waitFor();
 	}
 
 	test('the routine picker lists the routines of the service, and typing filters them', async () => {
-		await openNode(examples['lead-capture-form.json'], 'Add to routine');
+		await openNode(examples['lead-capture-form.json'], 'Add to routine', 'workflow');
 		const locator = editor.getByTestId('resource-locator-routineId');
 		const mode = locator.getByTestId('rlc-mode-selector');
 		if ((await mode.locator('input').inputValue()) !== 'From list') {
