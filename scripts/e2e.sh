@@ -7,6 +7,7 @@ source "$(dirname "$0")/lib/common.sh"
 started=$SECONDS
 build_package
 provision_n8n
+provision_browser
 run_child "$REPO_ROOT/node_modules/.bin/jest" --config "$REPO_ROOT/test/e2e/jest.config.js" --runInBand "$@"
 echo "[e2e] finished in $((SECONDS - started)) s (exit $CHILD_STATUS)" >&2
 exit "$CHILD_STATUS"

@@ -36,6 +36,15 @@ provision_n8n() {
   export PROSPECTING_N8N_RUNTIME
 }
 
+# Sets PROSPECTING_CHROMIUM to Debian's chromium (installed with apt the first time only), for the browser tests.
+provision_browser() {
+  if [ -n "${PROSPECTING_CHROMIUM:-}" ]; then return; fi
+  local out
+  out="$(bash "$REPO_ROOT/scripts/provision-browser.sh")" || exit 1
+  PROSPECTING_CHROMIUM="$(printf '%s\n' "$out" | tail -n 1)"
+  export PROSPECTING_CHROMIUM
+}
+
 TS_NODE="$REPO_ROOT/node_modules/.bin/ts-node"
 
 # Runs a command as a child and passes INT/TERM on to it, so that a signal sent to this script alone (a CI timeout,

@@ -102,3 +102,12 @@ export function webhookUrl(n8nUrl: string, workflow: WorkflowJson, nodeName: str
 	if (typeof webhookPath !== 'string') throw new Error(`Workflow "${workflow.name}" has no Webhook node "${nodeName}" with a path`);
 	return `${n8nUrl}/webhook/${webhookPath}`;
 }
+
+/** Production URL of a Form Trigger node (its Form Path option, else its webhook id) on this instance. */
+export function formUrl(n8nUrl: string, workflow: WorkflowJson, nodeName: string): string {
+	const node = workflow.nodes.find((n) => n.name === nodeName);
+	const options = node?.parameters?.options as { path?: unknown } | undefined;
+	const formPath = typeof options?.path === 'string' && options.path ? options.path : node?.webhookId;
+	if (typeof formPath !== 'string') throw new Error(`Workflow "${workflow.name}" has no Form Trigger node "${nodeName}"`);
+	return `${n8nUrl}/form/${formPath}`;
+}

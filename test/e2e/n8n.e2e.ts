@@ -119,7 +119,7 @@ describe('the example workflows', () => {
 	});
 
 	test('all import and activate', () => {
-		expect(Object.keys(examples).sort()).toEqual(['funnel-report.json', 'lead-capture.json', 'won-lost-message.json']);
+		expect(Object.keys(examples).sort()).toEqual(['funnel-report.json', 'lead-capture-form.json', 'lead-capture.json', 'won-lost-message.json']);
 	});
 
 	test('lead capture creates the lead, adds it to the routine, and does not duplicate it when sent again', async () => {

@@ -104,7 +104,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				};
 				if (error.description) json.description = redactText(String(error.description), secret);
 				if (error.httpCode) json.httpCode = String(error.httpCode);
-				returnData.push({ json, pairedItem: { item: i } });
+				// With "On Error: Continue (using error output)" n8n routes an item to the error branch by its `error`
+				// (an item whose json has more keys than error/message/details would stay on the success branch).
+				const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
+				returnData.push({ json, ...(toErrorOutput ? { error } : {}), pairedItem: { item: i } });
 				continue;
 			}
 			throw error;
