@@ -15,7 +15,8 @@ for version in $(n8n_versions); do
   version_started=$SECONDS
   provision_n8n "$version"
   echo "[e2e] n8n $version (single process)" >&2
-  export N8N_VERSION="$version" PROSPECTING_E2E_MODE=single
+  # A run given test files or options is not recorded in test/e2e/results (the table speaks of whole runs).
+  export N8N_VERSION="$version" PROSPECTING_E2E_MODE=single PROSPECTING_E2E_RECORD="$([ "$#" = 0 ] && echo 1 || echo 0)"
   run_child "$REPO_ROOT/node_modules/.bin/jest" --config "$REPO_ROOT/test/e2e/jest.config.js" --runInBand "$@"
   summary+=("n8n $version: $(if [ "$CHILD_STATUS" = 0 ]; then echo passed; else echo "FAILED (exit $CHILD_STATUS)"; fi) in $((SECONDS - version_started)) s")
   [ "$CHILD_STATUS" = 0 ] || status=$CHILD_STATUS
