@@ -3,9 +3,18 @@
 # n8n needs Node 24; this machine's Node may be older, so Node 24 comes from the npm
 # registry's `node` package, which ships the binary and the headers native addons build against.
 # Prints, as its last line, the cache folder. Safe to run again: a finished install is reused.
+# N8N_VERSION=x.y.z provisions that version; otherwise every version in N8N_VERSIONS, by default every version of
+# scripts/lib/n8n-versions.txt (the ones the end-to-end suite runs).
 set -euo pipefail
 
-N8N_VERSION="${N8N_VERSION:-2.41.1}"
+if [ -z "${N8N_VERSION:-}" ]; then
+  versions="${N8N_VERSIONS:-$(sed -e 's/#.*//' "$(dirname "$0")/lib/n8n-versions.txt" | xargs)}"
+  for version in $versions; do
+    out="$(N8N_VERSION="$version" bash "$0")"
+  done
+  printf '%s\n' "$out" | tail -n 1
+  exit 0
+fi
 NODE_MAJOR="${NODE_MAJOR:-24}"
 CACHE_ROOT="${PROSPECTING_N8N_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-prospecting}"
 NODE_DIR="$CACHE_ROOT/node$NODE_MAJOR"

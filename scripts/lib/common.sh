@@ -28,10 +28,18 @@ build_package() {
   npm run --silent build >&2
 }
 
+# The n8n versions of scripts/lib/n8n-versions.txt (or of N8N_VERSIONS when set), space-separated.
+n8n_versions() {
+  if [ -n "${N8N_VERSIONS:-}" ]; then echo "$N8N_VERSIONS"; return; fi
+  sed -e 's/#.*//' "$REPO_ROOT/scripts/lib/n8n-versions.txt" | xargs
+}
+
 # Sets PROSPECTING_N8N_RUNTIME to the cache folder holding Node 24 and n8n (installed the first time only).
+# Provisions n8n $1, else $N8N_VERSION, else the first version of scripts/lib/n8n-versions.txt.
 provision_n8n() {
-  local out
-  out="$(bash "$REPO_ROOT/scripts/provision-n8n.sh")" || exit 1
+  local out version="${1:-${N8N_VERSION:-}}"
+  [ -n "$version" ] || version="$(n8n_versions | cut -d' ' -f1)"
+  out="$(N8N_VERSION="$version" bash "$REPO_ROOT/scripts/provision-n8n.sh")" || exit 1
   PROSPECTING_N8N_RUNTIME="$(printf '%s\n' "$out" | tail -n 1)"
   export PROSPECTING_N8N_RUNTIME
 }

@@ -1,10 +1,18 @@
 /**
- * The part of n8n 2.41.1's internal REST API (the one its editor uses, under /rest) that setting up and checking
- * an instance needs: owner account, credentials and their test, workflows and their activation, executions.
+ * The part of n8n's internal REST API (the one its editor uses, under /rest) that setting up and checking an
+ * instance needs: owner account, credentials and their test, workflows and their activation, executions.
  * Authentication is the editor's: the n8n-auth cookie issued by owner setup or login.
+ *
+ * n8n 2.41.1 and 1.123.81 share these paths and bodies (read from the REST controllers of both),
+ * but for one: 2.x applies activation through its publication outbox and reports it at
+ * /rest/workflows/:id/publication-status, where 1.x activates within the POST /activate call itself and has no
+ * such path. The client reads n8n's version from the package folder it is given and waits the right way.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+
+import { n8nMajor } from './n8n-versions';
 
 export interface Owner {
 	email: string;
@@ -74,6 +82,9 @@ export class N8nClient {
 
 	private readonly flatted: { parse(text: string): unknown };
 
+	/** The version of the n8n this client talks to (from its package.json), e.g. "2.41.1". */
+	readonly n8nVersion: string;
+
 	constructor(
 		readonly baseUrl: string,
 		/** n8n's package folder: execution data is stored in n8n's flatted format, read with n8n's own flatted. */
@@ -81,6 +92,12 @@ export class N8nClient {
 	) {
 		const requireFromN8n = createRequire(path.join(n8nPackageDir, 'package.json'));
 		this.flatted = requireFromN8n('flatted') as { parse(text: string): unknown };
+		this.n8nVersion = (JSON.parse(readFileSync(path.join(n8nPackageDir, 'package.json'), 'utf8')) as { version: string }).version;
+	}
+
+	/** Whether n8n applies activation through its publication outbox (2.x) rather than within the REST call (1.x). */
+	get publishesThroughOutbox(): boolean {
+		return n8nMajor(this.n8nVersion) >= 2;
 	}
 
 	async request<T = unknown>(method: string, urlPath: string, body?: unknown): Promise<T> {
@@ -158,10 +175,12 @@ export class N8nClient {
 	}
 
 	async createWorkflow(workflow: WorkflowJson): Promise<StoredWorkflow> {
-		// n8n assigns the id; activation is a separate step (activateWorkflow).
+		// n8n assigns the id; activation is a separate step (activateWorkflow). n8n 1.x stores the body's `active`
+		// as it is (a workflow without it is refused by the database); 2.x derives it from the published version.
 		const body: Record<string, unknown> = { settings: {}, ...workflow };
 		delete body.id;
 		delete body.active;
+		if (!this.publishesThroughOutbox) body.active = false;
 		return await this.request('POST', '/rest/workflows', body);
 	}
 
@@ -170,9 +189,10 @@ export class N8nClient {
 	}
 
 	/**
-	 * n8n 2.x "publish": activates the given version (its triggers and webhooks go live). n8n applies it through
-	 * its publication outbox, shortly after this call returns; by default this waits until n8n reports the
-	 * workflow published (webhooks served, trigger webhooks registered), or fails with n8n's error.
+	 * Activates ("publishes", in 2.x) the given version: its triggers and webhooks go live. n8n 2.x applies it
+	 * through its publication outbox, shortly after this call returns; by default this waits until n8n reports the
+	 * workflow published (webhooks served, trigger webhooks registered), or fails with n8n's error. n8n 1.x
+	 * activates within the call and answers n8n's error (a trigger's failed webhook creation) directly.
 	 */
 	async activateWorkflow(id: string, versionId?: string, options: { wait?: boolean } = {}): Promise<StoredWorkflow> {
 		const version = versionId ?? (await this.getWorkflow(id)).versionId;
@@ -188,8 +208,16 @@ export class N8nClient {
 		return result;
 	}
 
+	/** n8n 2.x's publication status; on 1.x, the same shape built from the workflow's active version. */
 	async publicationStatus(id: string): Promise<PublicationStatus> {
-		return await this.request('GET', `/rest/workflows/${id}/publication-status`);
+		if (this.publishesThroughOutbox) return await this.request('GET', `/rest/workflows/${id}/publication-status`);
+		const workflow = await this.request<StoredWorkflow & { activeVersionId?: string | null }>('GET', `/rest/workflows/${id}`);
+		return {
+			status: workflow.active ? 'published' : 'not_published',
+			liveVersionId: workflow.active ? (workflow.activeVersionId ?? workflow.versionId) : null,
+			pendingVersionId: null,
+			triggers: [],
+		};
 	}
 
 	async waitForPublication(id: string, wanted: 'published' | 'not_published', timeoutMs = 90_000): Promise<PublicationStatus> {

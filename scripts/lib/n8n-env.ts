@@ -1,8 +1,12 @@
 /**
  * Environment for an n8n that listens on loopback and talks to nothing but loopback: every feature of n8n 2.41.1
- * that calls n8n's servers at start or while running is switched off here (names read from n8n's
- * packages/@n8n/config/src/configs/*.ts and packages/cli/src/modules/** of that version).
+ * and 1.123.81 that calls n8n's servers at start or while running is switched off here (names read from n8n's
+ * packages/@n8n/config/src/configs/*.ts and packages/cli/src/modules/** of those versions). A variable one
+ * version does not know is ignored by it, except N8N_DISABLED_MODULES: n8n refuses to start on a module name it
+ * does not know, so that list depends on the version.
  */
+import { n8nMajor } from './n8n-versions';
+
 export interface N8nEnvOptions {
 	/** Folder that holds .n8n/ (database, settings, community packages in .n8n/nodes). */
 	userFolder: string;
@@ -12,6 +16,17 @@ export interface N8nEnvOptions {
 	/** Fixed so that a kept user folder can still decrypt its credentials. */
 	encryptionKey: string;
 	logLevel?: 'error' | 'warn' | 'info' | 'debug';
+	/** The n8n version this environment is for (default: 2.x). */
+	n8nVersion?: string;
+}
+
+/**
+ * Modules that fetch registries or reach AI services (2.41.1's MCP server registry refreshes from api.n8n.io).
+ * n8n 1.123.81 has none of them (its modules: insights, external-secrets, community-packages, data-table, mcp,
+ * chat-hub, provisioning, breaking-changes, none of which calls out on its own).
+ */
+function disabledModules(n8nVersion: string): string {
+	return n8nMajor(n8nVersion) >= 2 ? 'mcp-registry,instance-ai,workflow-builder,agents' : '';
 }
 
 export function n8nEnvironment(options: N8nEnvOptions): Record<string, string> {
@@ -25,11 +40,13 @@ export function n8nEnvironment(options: N8nEnvOptions): Record<string, string> {
 		N8N_PROTOCOL: 'http',
 		N8N_EDITOR_BASE_URL: baseUrl,
 		N8N_WEBHOOK_URL: baseUrl,
+		WEBHOOK_URL: baseUrl, // n8n 1.x reads only this name; 2.x reads both
 		N8N_SECURE_COOKIE: 'false', // plain http on loopback; a secure cookie would not be sent back
 		N8N_ENCRYPTION_KEY: options.encryptionKey,
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 		N8N_RUNNERS_BROKER_PORT: String(options.brokerPort),
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_RUNNERS_ENABLED: 'true', // the default in 2.x; n8n 1.x runs the Code node in its main process without it
 		N8N_PYTHON_ENABLED: 'false', // no Python is installed for the Code node; n8n still logs that its Python runner is missing
 		N8N_LOG_LEVEL: options.logLevel ?? 'info',
 		N8N_LOG_OUTPUT: 'console',
@@ -70,7 +87,6 @@ export function n8nEnvironment(options: N8nEnvOptions): Record<string, string> {
 		N8N_LICENSE_SERVER_URL: 'http://127.0.0.1:9/v1',
 		N8N_SENTRY_DSN: '',
 		N8N_FRONTEND_SENTRY_DSN: '',
-		// Modules that fetch registries or reach AI services (the MCP server registry refreshes from api.n8n.io).
-		N8N_DISABLED_MODULES: 'mcp-registry,instance-ai,workflow-builder,agents',
+		N8N_DISABLED_MODULES: disabledModules(options.n8nVersion ?? '2'),
 	};
 }

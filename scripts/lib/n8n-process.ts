@@ -8,6 +8,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFi
 import path from 'node:path';
 
 import { n8nEnvironment, type N8nEnvOptions } from './n8n-env';
+import { n8nMajor } from './n8n-versions';
 import type { N8nRuntime } from './provision';
 
 export interface StartN8nOptions extends N8nEnvOptions {
@@ -38,7 +39,7 @@ export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
 	mkdirSync(path.dirname(options.logFile), { recursive: true });
 	const env: NodeJS.ProcessEnv = {
 		...withoutNpmVariables(process.env),
-		...n8nEnvironment(options),
+		...n8nEnvironment({ n8nVersion: runtime.n8nVersion, ...options }),
 		...options.extraEnv,
 		PATH: `${path.dirname(runtime.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
 	};
@@ -91,12 +92,15 @@ export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
 		signalGroup(pid, 'SIGKILL');
 	};
 
+	// n8n 1.x answers REST calls before it has activated the stored workflows (their webhooks 404 until then) and
+	// prints its editor URL once they are; with 2.x the harness follows each workflow's publication status instead.
+	const activatesAfterReady = n8nMajor(runtime.n8nVersion) < 2;
 	const deadline = Date.now() + (options.readyTimeoutMs ?? 180_000);
 	while (Date.now() < deadline) {
 		if (exited) {
 			throw new Error(`n8n exited during start-up. Its output:\n${output().slice(-4000)}`);
 		}
-		if (await isReady(url)) {
+		if ((await isReady(url)) && (!activatesAfterReady || ACTIVATION_DONE.test(output()))) {
 			return { url, port: options.port, pid, output, stop };
 		}
 		await delay(300);
@@ -104,6 +108,9 @@ export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
 	await stop();
 	throw new Error(`n8n was not ready within ${(options.readyTimeoutMs ?? 180_000) / 1000} s. Its output:\n${output().slice(-4000)}`);
 }
+
+/** What `n8n start` prints once its active workflows are activated (1.123.81 and 2.41.1 alike). */
+const ACTIVATION_DONE = /Editor is now accessible via:/;
 
 /** n8n answers /healthz before migrations finish; /healthz/readiness only once the database is usable. */
 async function isReady(url: string): Promise<boolean> {

@@ -7,6 +7,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
+import { defaultN8nVersion } from './n8n-versions';
+
 export const repoRoot = path.resolve(__dirname, '..', '..');
 
 export interface N8nRuntime {
@@ -20,7 +22,7 @@ export interface N8nRuntime {
 	n8nVersion: string;
 }
 
-export function describeRuntime(cacheRoot: string, n8nVersion = process.env.N8N_VERSION ?? '2.41.1'): N8nRuntime {
+export function describeRuntime(cacheRoot: string, n8nVersion = defaultN8nVersion()): N8nRuntime {
 	const nodeModules = path.join(cacheRoot, 'node24', 'node_modules', 'node', 'node_modules');
 	const platformDir = existsSync(nodeModules)
 		? readdirSync(nodeModules).find((entry) => entry.startsWith('node-') && existsSync(path.join(nodeModules, entry, 'bin', 'node')))
@@ -33,7 +35,8 @@ export function describeRuntime(cacheRoot: string, n8nVersion = process.env.N8N_
 }
 
 /**
- * Runs the provisioning script (a no-op after the first time), streaming its progress to stderr.
+ * Runs the provisioning script for n8n's default version (N8N_VERSION, else the first of scripts/lib/n8n-versions.txt;
+ * a no-op after the first time), streaming its progress to stderr.
  * When the caller already provisioned (PROSPECTING_N8N_RUNTIME set by the shell wrappers), reuses that.
  */
 export async function ensureN8nRuntime(): Promise<N8nRuntime> {
@@ -41,7 +44,10 @@ export async function ensureN8nRuntime(): Promise<N8nRuntime> {
 	if (known) return describeRuntime(known);
 	const script = path.join(repoRoot, 'scripts', 'provision-n8n.sh');
 	const stdout = await new Promise<string>((resolve, reject) => {
-		const child = spawn('bash', [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+		const child = spawn('bash', [script], {
+			env: { ...process.env, N8N_VERSION: defaultN8nVersion() },
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
 		let out = '';
 		child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
 		child.on('error', reject);

@@ -1,5 +1,6 @@
 /**
- * End-to-end suite: the packed package installed in a real n8n 2.41.1 (provisioned by scripts/provision-n8n.sh),
+ * End-to-end suite: the packed package installed in a real n8n (provisioned by scripts/provision-n8n.sh; run once per
+ * version of scripts/lib/n8n-versions.txt with N8N_VERSION set),
  * against the sandbox on loopback. Run through `npm run test:e2e` (scripts/e2e.sh), which builds and provisions first.
  */
 const path = require('node:path');

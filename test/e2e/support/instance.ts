@@ -21,6 +21,7 @@ export function randomApiKey(): string {
 }
 
 export interface E2eInstance {
+	/** The n8n this run uses; `runtime.n8nVersion` (N8N_VERSION, e.g. "2.41.1" or "1.123.81") for version-specific checks. */
 	runtime: N8nRuntime;
 	runDir: string;
 	userFolder: string;
