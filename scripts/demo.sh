@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run demo [-- --keep] [-- --port 5678 --sandbox-port 4010]
+# npm run demo [-- --keep] [-- --port 5678 --sandbox-port 4010] [-- --queue]
 # Builds the package, provisions n8n the first time, and runs scripts/demo.ts (Ctrl-C stops everything).
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"

@@ -6,6 +6,9 @@
  *
  * Options: --fresh (default) starts from an empty n8n user folder; --keep reuses the previous one.
  *          --port <n8n port> (default 5678 when free), --sandbox-port <port> (default 4010 when free).
+ *          --queue runs n8n in queue mode instead (scripts/lib/queue-deployment.ts): PostgreSQL and Redis, the main
+ *          process on --port, a webhook processor that receives the deliveries, and two workers; its database is
+ *          fresh on every run.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -18,6 +21,7 @@ import { startN8n, type RunningN8n } from './lib/n8n-process';
 import { installPackageTarball, packPackage } from './lib/package-install';
 import { freePort, preferredOrFreePort } from './lib/ports';
 import { ensureN8nRuntime, repoRoot } from './lib/provision';
+import { startQueueDeployment, type RunningQueueDeployment } from './lib/queue-deployment';
 import {
 	CREDENTIAL_NAME,
 	DEMO_OWNER,
@@ -38,10 +42,12 @@ function argValue(name: string): string | undefined {
 const say = (text: string) => process.stderr.write(`[demo] ${text}\n`);
 
 async function main() {
-	const keep = process.argv.includes('--keep');
+	const queue = process.argv.includes('--queue');
+	// In queue mode the database lives in PostgreSQL's temporary folder: nothing to keep.
+	const keep = process.argv.includes('--keep') && !queue;
 	const runtime = await ensureN8nRuntime();
 	const demoRoot = path.join(runtime.cacheRoot, 'demo');
-	const userFolder = path.join(demoRoot, 'user');
+	const userFolder = path.join(demoRoot, queue ? 'queue-user' : 'user');
 	if (!keep) rmSync(userFolder, { recursive: true, force: true });
 
 	say('Packing the package and installing the tarball into the n8n user folder (.n8n/nodes)');
@@ -52,12 +58,14 @@ async function main() {
 	let sandbox: RunningSandbox | undefined;
 	let n8n: RunningN8n | undefined;
 	let model: ScriptedModel | undefined;
+	let deployment: RunningQueueDeployment | undefined;
 	let stopping = false;
 	const stopAll = async (code: number) => {
 		if (stopping) return;
 		stopping = true;
 		say('Stopping n8n and the sandbox...');
 		await n8n?.stop().catch(() => undefined);
+		await deployment?.stop().catch(() => undefined);
 		await sandbox?.stop().catch(() => undefined);
 		await model?.stop().catch(() => undefined);
 		say('Stopped. Nothing is left running.');
@@ -73,18 +81,38 @@ async function main() {
 		say(`Sandbox listening on ${sandbox.url}`);
 
 		const port = Number(argValue('--port') ?? (await preferredOrFreePort(5678)));
-		say(`Starting n8n ${runtime.n8nVersion} on http://127.0.0.1:${port} (about 15 s)`);
-		n8n = await startN8n({
-			runtime,
-			userFolder,
-			port,
-			brokerPort: await freePort(),
-			encryptionKey: DEMO_ENCRYPTION_KEY,
-			logFile: path.join(demoRoot, 'n8n.log'),
-			pidDir: process.env.PROSPECTING_PID_DIR,
-		});
+		let editorUrl: string;
+		let webhookBase: string;
+		if (queue) {
+			say(`Starting n8n ${runtime.n8nVersion} in queue mode (about 40 s)`);
+			deployment = await startQueueDeployment({
+				runtime,
+				userFolder,
+				logDir: path.join(demoRoot, 'queue-logs'),
+				encryptionKey: DEMO_ENCRYPTION_KEY,
+				workers: 2,
+				mainPort: port,
+				pidDir: process.env.PROSPECTING_PID_DIR,
+				say,
+			});
+			editorUrl = deployment.url;
+			webhookBase = deployment.webhookUrl;
+		} else {
+			say(`Starting n8n ${runtime.n8nVersion} on http://127.0.0.1:${port} (about 15 s)`);
+			n8n = await startN8n({
+				runtime,
+				userFolder,
+				port,
+				brokerPort: await freePort(),
+				encryptionKey: DEMO_ENCRYPTION_KEY,
+				logFile: path.join(demoRoot, 'n8n.log'),
+				pidDir: process.env.PROSPECTING_PID_DIR,
+			});
+			editorUrl = n8n.url;
+			webhookBase = n8n.url;
+		}
 
-		const client = new N8nClient(n8n.url, runtime.n8nPackageDir);
+		const client = new N8nClient(editorUrl, runtime.n8nPackageDir);
 		await ensureOwner(client, DEMO_OWNER);
 		const credential = await ensureCredential(client, { baseUrl: sandbox.url, apiKey: sandbox.apiKey });
 		const test = await client.testCredential(credential);
@@ -127,19 +155,27 @@ async function main() {
 			'',
 			'n8n-nodes-prospecting demo is running (loopback only; Ctrl-C stops everything)',
 			'',
-			`  n8n editor      ${n8n.url}`,
+			`  n8n editor      ${editorUrl}`,
 			`  login           ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`,
 			`  sandbox API     ${sandbox.url}/api/v1   (demo API key: in the "${CREDENTIAL_NAME}" credential)`,
 			'',
+			...(deployment
+				? [
+						`  queue mode      main ${deployment.url}, webhook processor ${deployment.webhookUrl} (production webhooks),`,
+						`                  ${deployment.workers.length} workers run the executions; PostgreSQL on port ${deployment.services.postgres.port}, Redis on port ${deployment.services.redis.port}`,
+						`  logs            ${path.dirname(deployment.logFiles.main)}`,
+					]
+				: []),
+			'',
 			'  Workflows (imported and active):',
-			...imported.map((w) => `    - ${w.workflow.name}  ${n8n!.url}/workflow/${w.workflow.id}`),
+			...imported.map((w) => `    - ${w.workflow.name}  ${editorUrl}/workflow/${w.workflow.id}`),
 			'',
 		];
 		for (const { workflow } of imported) {
 			const hook = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
 			if (!hook) continue;
 			if (workflow.id === agent?.workflow.id) {
-				const url = webhookUrl(n8n.url, workflow, hook.name);
+				const url = webhookUrl(webhookBase, workflow, hook.name);
 				const ask = (prompt: string) =>
 					`    curl -s -X POST ${url} -H 'content-type: application/json' -d '{"prompt":"${prompt}"}'`;
 				lines.push(
@@ -150,7 +186,7 @@ async function main() {
 				continue;
 			}
 			const method = String(hook.parameters?.httpMethod ?? 'GET');
-			const url = webhookUrl(n8n.url, workflow, hook.name);
+			const url = webhookUrl(webhookBase, workflow, hook.name);
 			lines.push(
 				method === 'POST'
 					? `  ${workflow.name}:\n    curl -s -X POST ${url} -H 'content-type: application/json' \\\n      -d '{"name":"Ana Souza","company":"Acme","email":"ana@example.com","phone":"+55 11 91234-5678"}'`

@@ -181,7 +181,7 @@ async function measureConfiguration(options: {
 			encryptionKey: 'n8n-nodes-prospecting-bench-encryption-key',
 			logFile: options.logFile,
 			logLevel: 'warn',
-			extraEnv: options.extraEnv,
+			env: options.extraEnv,
 		});
 		const client = new N8nClient(n8n.url, options.runtime.n8nPackageDir);
 		await ensureOwner(client, { email: 'bench@example.com', firstName: 'Bench', lastName: 'Owner', password: 'Prospecting-bench-1' });

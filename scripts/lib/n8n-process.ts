@@ -20,8 +20,10 @@ export interface StartN8nOptions extends N8nEnvOptions {
 	/** Echo n8n's output to this process's stderr. */
 	echo?: boolean;
 	readyTimeoutMs?: number;
-	/** More n8n settings for this instance (e.g. an expression-engine setting a benchmark compares). */
-	extraEnv?: Record<string, string>;
+	/** n8n's command: `start` (default; the main process), or in queue mode `webhook` or `worker`. */
+	command?: 'start' | 'webhook' | 'worker';
+	/** Set after the loopback environment, overriding it (queue mode: database, Redis, webhook URL; a setting a benchmark compares). */
+	env?: Record<string, string>;
 }
 
 export interface RunningN8n {
@@ -40,14 +42,14 @@ export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
 	const env: NodeJS.ProcessEnv = {
 		...withoutNpmVariables(process.env),
 		...n8nEnvironment({ n8nVersion: runtime.n8nVersion, ...options }),
-		...options.extraEnv,
+		...options.env,
 		PATH: `${path.dirname(runtime.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
 	};
 	// n8n writes straight to the log file (not through a pipe), so it never blocks or fails on a closed pipe if
 	// this process dies first; the shell wrappers' traps then stop it from its pid file.
 	const logStart = existsSize(options.logFile);
 	const logFd = openSync(options.logFile, 'a');
-	const child: ChildProcess = spawn(runtime.nodeBin, [runtime.n8nBin, 'start'], {
+	const child: ChildProcess = spawn(runtime.nodeBin, [runtime.n8nBin, options.command ?? 'start'], {
 		env,
 		cwd: options.userFolder,
 		detached: true,
@@ -100,7 +102,9 @@ export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
 		if (exited) {
 			throw new Error(`n8n exited during start-up. Its output:\n${output().slice(-4000)}`);
 		}
-		if ((await isReady(url)) && (!activatesAfterReady || ACTIVATION_DONE.test(output()))) {
+		const command = options.command ?? 'start';
+		// n8n 1.x activates workflows only after it answers ready; only the main process activates them.
+		if ((await isReady(url, command)) && (command !== 'start' || !activatesAfterReady || ACTIVATION_DONE.test(output()))) {
 			return { url, port: options.port, pid, output, stop };
 		}
 		await delay(300);
@@ -112,9 +116,15 @@ export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
 /** What `n8n start` prints once its active workflows are activated (1.123.81 and 2.41.1 alike). */
 const ACTIVATION_DONE = /Editor is now accessible via:/;
 
-/** n8n answers /healthz before migrations finish; /healthz/readiness only once the database is usable. */
-async function isReady(url: string): Promise<boolean> {
+/**
+ * n8n answers /healthz before migrations finish; /healthz/readiness only once the database is usable. A webhook
+ * processor serves no /rest; a worker serves only its health endpoint (QUEUE_HEALTH_CHECK_PORT, passed as `port`).
+ */
+async function isReady(url: string, command: 'start' | 'webhook' | 'worker'): Promise<boolean> {
 	try {
+		if (command !== 'start') {
+			return (await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) })).status === 200;
+		}
 		const [readiness, rest] = await Promise.all([
 			fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) }),
 			fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(2000) }),

@@ -34,3 +34,4 @@ class SummaryReporter {
 }
 
 module.exports = SummaryReporter;
+module.exports.modeOf = modeOf;

@@ -1,0 +1,346 @@
+/**
+ * `npm run bench:queue [-- --quick] [-- --workers=1,2,4] [-- --reset=epoch-seconds,epoch-ms]`
+ *
+ * One key, several n8n workers at once (queue mode, scripts/lib/queue-deployment.ts): 1, 2 and 4 executions started
+ * together, each on its own worker (worker concurrency 1), each walking every lead (Return All) or creating its own
+ * batch of leads, against the sandbox in its own process with a shortened window. Every worker keeps its own rate
+ * budget (per process), fed by the X-RateLimit-* headers the service sends to all of them.
+ *
+ * Per figure: wall time from the first call to the last answer against the floor of all executions' calls together
+ * (bench/lib/floor.ts, per-request time from a bare fetch loop in the same run), 429s per window (the windows are
+ * rebuilt from the sandbox's request log: a window opens at the first call after the previous one closed), records
+ * per execution (duplicates, gaps) or leads per input item (once, twice or more, never), and which workers ran it.
+ * Writes bench/results.queue-mode.json (a quick run: bench/tmp/results.queue-mode.quick.json).
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import { N8nClient } from '../../scripts/lib/n8n-client';
+import { ensureCredential, ensureOwner } from '../../scripts/lib/instance-setup';
+import { installPackageTarball, packPackage } from '../../scripts/lib/package-install';
+import { freePort } from '../../scripts/lib/ports';
+import { ensureN8nRuntime, repoRoot } from '../../scripts/lib/provision';
+import { startQueueDeployment, type RunningQueueDeployment } from '../../scripts/lib/queue-deployment';
+import { FULL, QUICK, type BenchConfig } from '../lib/config';
+import { rateLimitFloor, type Floor } from '../lib/floor';
+import { postJson } from '../lib/http-post';
+import { round } from '../lib/measure';
+import { checkCreates, checkRecords, type CreateCheck, type RecordCheck } from '../lib/records';
+import { SandboxProcess, type RequestSummary } from '../lib/sandbox-client';
+import { bulkInputItems } from '../scenarios/bulk-create';
+import { measureReadRequestTime, measureWriteRequestTime } from '../scenarios/request-time';
+import { bulkCreateWorkflow, walkWorkflow } from './workflows';
+
+type ResetFormat = 'epoch-seconds' | 'epoch-ms';
+type Work = 'walk' | 'bulk';
+
+const run = promisify(execFile);
+const log = (text: string) => process.stderr.write(`[bench queue ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
+const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Args {
+	quick: boolean;
+	workers: number[];
+	resetFormats: ResetFormat[];
+}
+
+function parseArgs(argv: string[]): Args {
+	const args: Args = { quick: false, workers: [1, 2, 4], resetFormats: ['epoch-seconds', 'epoch-ms'] };
+	for (const arg of argv) {
+		if (arg === '--quick') args.quick = true;
+		else if (arg.startsWith('--workers=')) args.workers = arg.slice(10).split(',').map(Number);
+		else if (arg.startsWith('--reset=')) args.resetFormats = arg.slice(8).split(',') as ResetFormat[];
+		else throw new Error(`unknown option ${arg} (known: --quick, --workers=1,2,4, --reset=epoch-seconds,epoch-ms)`);
+	}
+	if (args.workers.some((n) => !Number.isInteger(n) || n < 1 || n > 8)) throw new Error('--workers takes 1 to 8 per figure');
+	if (args.resetFormats.some((f) => f !== 'epoch-seconds' && f !== 'epoch-ms')) throw new Error('--reset takes epoch-seconds and/or epoch-ms');
+	return args;
+}
+
+/** The in-process benchmark's sizes at half the walk and half the bulk create: n × that many calls per figure. */
+function queueConfig(quick: boolean): BenchConfig {
+	const base = quick ? QUICK : FULL;
+	return { ...base, walkLeads: base.walkLeads / 2, bulkItems: base.bulkItems / 2 };
+}
+
+const smallDataset = (leads: number) => ({ leads, routines: 5, prospections: 20, activitiesPerProspection: 2, customFields: 3, threads: 5 });
+
+export interface WindowCount {
+	startMs: number;
+	calls: number;
+	tooMany: number;
+}
+
+export interface QueueFigure {
+	work: Work;
+	workers: number;
+	resetFormat: ResetFormat;
+	wallMs: number;
+	floor: Floor;
+	ratioToFloor: number;
+	requests: RequestSummary;
+	/** The windows of the figure's kind of call, rebuilt from the sandbox's log. */
+	windows: WindowCount[];
+	max429PerWindow: number;
+	/** Target: ≤ 1.10 × floor and at most one 429 per worker per window; nothing lost or duplicated. */
+	met: boolean;
+	executions: Array<{ status: number; wallMs: number; records?: RecordCheck; leads?: CreateCheck; error?: string }>;
+	/** Distinct workers whose log shows one of the figure's executions starting. */
+	workersUsed: number;
+	loadBefore: number;
+	loadAfter: number;
+}
+
+/** Windows as the sandbox counts them: fixed, each opened by the first call after the previous one closed. */
+export function rebuildWindows(calls: Array<{ at: number; status: number }>, windowMs: number): WindowCount[] {
+	const windows: WindowCount[] = [];
+	let current: WindowCount | undefined;
+	const first = calls[0]?.at ?? 0;
+	for (const call of calls) {
+		if (!current || call.at >= first + current.startMs + windowMs) {
+			current = { startMs: call.at - first, calls: 0, tooMany: 0 };
+			windows.push(current);
+		}
+		current.calls++;
+		if (call.status === 429) current.tooMany++;
+	}
+	return windows;
+}
+
+interface Context {
+	config: BenchConfig;
+	deployment: RunningQueueDeployment;
+	sandbox: SandboxProcess;
+	paths: { walk: string; bulk: string };
+	perRequestMs: { read: number; write: number };
+	expectedIds: string[];
+	resetFormat: ResetFormat;
+}
+
+function workerStartCounts(deployment: RunningQueueDeployment): number[] {
+	return deployment.workers.map((worker) => (worker.output().match(/Worker started execution/g) ?? []).length);
+}
+
+async function runFigure(ctx: Context, work: Work, workers: number): Promise<QueueFigure> {
+	const { config, sandbox, deployment } = ctx;
+	await sandbox.reset();
+	await sandbox.setRateLimit({ enabled: true, windowSeconds: config.windowSeconds, readLimit: config.readLimit, writeLimit: config.writeLimit });
+	// The workers' budgets remember the previous figure's window; let it end on their clocks too.
+	await sleep(config.windowSeconds * 1000 + 1500);
+	const loadBefore = os.loadavg()[0];
+	const from = await sandbox.requestCount();
+	const startsBefore = workerStartCounts(deployment);
+	const tags = Array.from({ length: workers }, (_, i) => `QB${workers}-${i}`);
+	const url = `${deployment.webhookUrl}/webhook/${ctx.paths[work]}`;
+	const start = performance.now();
+	const answers = await Promise.all(
+		tags.map(async (tag) => await postJson(url, work === 'walk' ? {} : { items: bulkInputItems(tag, config.bulkItems) })),
+	);
+	const wallMs = performance.now() - start;
+	const loadAfter = os.loadavg()[0];
+	const requests = await sandbox.requestSummary(from);
+	const kind = work === 'walk' ? 'read' : 'write';
+	const calls = (await sandbox.call<Array<{ at: string; status: number; kind: string }>>('requests'))
+		.slice(from)
+		.filter((r) => r.kind === kind)
+		.map((r) => ({ at: Date.parse(r.at), status: r.status }));
+	const windows = rebuildWindows(calls, config.windowSeconds * 1000);
+	const nameCounts = work === 'bulk' ? await sandbox.call<Record<string, number>>('leadNameCounts', `QB${workers}-`) : {};
+	const executions: QueueFigure['executions'] = answers.map((answer, i) => {
+		let ids: string[] = [];
+		let error: string | undefined;
+		try {
+			const body = JSON.parse(answer.body) as { id?: string[] };
+			ids = Array.isArray(body.id) ? body.id : [];
+			if (answer.status !== 200) error = answer.body.slice(0, 300);
+		} catch {
+			error = answer.body.slice(0, 300);
+		}
+		return {
+			status: answer.status,
+			wallMs: round(answer.wallMs, 1),
+			...(work === 'walk' ? { records: checkRecords(ids, ctx.expectedIds) } : { leads: checkCreates(nameCounts, tags[i], config.bulkItems) }),
+			...(error ? { error } : {}),
+		};
+	});
+	const startsAfter = workerStartCounts(deployment);
+	const workersUsed = startsAfter.filter((count, i) => count > startsBefore[i]).length;
+	const perExecution = work === 'walk' ? Math.ceil(ctx.expectedIds.length / config.pageSize) : config.bulkItems;
+	const floor = rateLimitFloor({
+		requests: workers * perExecution,
+		limit: work === 'walk' ? config.readLimit : config.writeLimit,
+		windowMs: config.windowSeconds * 1000,
+		perRequestMs: work === 'walk' ? ctx.perRequestMs.read : ctx.perRequestMs.write,
+	});
+	const ratioToFloor = round(wallMs / floor.floorMs, 3);
+	const max429PerWindow = Math.max(0, ...windows.map((w) => w.tooMany));
+	const intact = executions.every((e) =>
+		e.records
+			? e.status === 200 && e.records.duplicates === 0 && e.records.gaps === 0 && e.records.unknown === 0
+			: e.status === 200 && e.leads!.itemsCreatedOnce === config.bulkItems,
+	);
+	return {
+		work,
+		workers,
+		resetFormat: ctx.resetFormat,
+		wallMs: round(wallMs, 1),
+		floor,
+		ratioToFloor,
+		requests,
+		windows,
+		max429PerWindow,
+		met: intact && ratioToFloor <= 1.1 && max429PerWindow <= workers,
+		executions,
+		workersUsed,
+		loadBefore: round(loadBefore, 2),
+		loadAfter: round(loadAfter, 2),
+	};
+}
+
+export function describeFigure(f: QueueFigure): string {
+	const what = f.work === 'walk' ? 'walk' : 'bulk create';
+	const outcome = f.executions
+		.map((e) =>
+			e.records
+				? `${e.records.unique}/${e.records.returned} (${e.records.duplicates} dup, ${e.records.gaps} gaps)`
+				: `${e.leads!.itemsCreatedOnce} once, ${e.leads!.itemsCreatedTwiceOrMore} twice+, ${e.leads!.itemsMissing} never`,
+		)
+		.join('; ');
+	return (
+		`${what}, ${f.workers} worker(s) [${f.workersUsed} used], reset ${f.resetFormat}: ${(f.wallMs / 1000).toFixed(2)} s = ${f.ratioToFloor} × floor ` +
+		`${(f.floor.floorMs / 1000).toFixed(2)} s; ${f.requests.tooMany} × 429 (max ${f.max429PerWindow} per window, ${f.windows.length} windows); ${outcome}; ` +
+		`load ${f.loadBefore}→${f.loadAfter}; ${f.met ? 'met' : 'NOT met'}`
+	);
+}
+
+async function main(): Promise<void> {
+	const args = parseArgs(process.argv.slice(2));
+	const config = queueConfig(args.quick);
+	const started = new Date();
+	const runtime = await ensureN8nRuntime();
+	const benchRoot = path.join(runtime.cacheRoot, 'bench-queue');
+	const userFolder = path.join(benchRoot, 'user');
+	rmSync(benchRoot, { recursive: true, force: true });
+	mkdirSync(benchRoot, { recursive: true });
+	log('building and packing the package');
+	await run('npm', ['run', '--silent', 'build'], { cwd: repoRoot, maxBuffer: 32 * 1024 * 1024 });
+	await installPackageTarball(userFolder, await packPackage(path.join(benchRoot, 'pack')));
+
+	const sandboxPort = await freePort();
+	const maxWorkers = Math.max(...args.workers);
+	let deployment: RunningQueueDeployment | undefined;
+	let sandbox: SandboxProcess | undefined;
+	let stopping = false;
+	const stopAll = async () => {
+		if (stopping) return;
+		stopping = true;
+		await deployment?.stop().catch(() => undefined);
+		await sandbox?.stop().catch(() => undefined);
+	};
+	const onSignal = () => void stopAll().finally(() => process.exit(130));
+	process.once('SIGINT', onSignal);
+	process.once('SIGTERM', onSignal);
+
+	const figures: QueueFigure[] = [];
+	const perRequest: Record<string, { readMs: number; writeMs: number }> = {};
+	let startSeconds = NaN;
+	try {
+		const t0 = performance.now();
+		deployment = await startQueueDeployment({
+			runtime,
+			userFolder,
+			logDir: path.join(benchRoot, 'logs'),
+			encryptionKey: 'n8n-nodes-prospecting-bench-queue-key',
+			workers: maxWorkers,
+			workerConcurrency: 1,
+			pidDir: process.env.PROSPECTING_PID_DIR ?? path.join(benchRoot, 'pids'),
+			logLevel: 'info', // "Worker started execution" lines tell which worker ran what
+			say: log,
+		});
+		startSeconds = round((performance.now() - t0) / 1000, 1);
+		log(`queue deployment ready in ${startSeconds} s: main, webhook processor, ${maxWorkers} workers`);
+		const client = new N8nClient(deployment.url, runtime.n8nPackageDir);
+		await ensureOwner(client, { email: 'bench@example.com', firstName: 'Bench', lastName: 'Owner', password: 'Prospecting-bench-1' });
+		let credential: { id: string; name: string } | undefined;
+		const paths = { walk: 'queue-bench-walk', bulk: 'queue-bench-bulk' };
+
+		for (const resetFormat of args.resetFormats) {
+			sandbox = await SandboxProcess.start({
+				port: sandboxPort,
+				windowSeconds: config.windowSeconds,
+				readLimit: config.readLimit,
+				writeLimit: config.writeLimit,
+				rateLimitResetFormat: resetFormat,
+				dataset: smallDataset(config.walkLeads),
+			});
+			if (!credential) {
+				credential = await ensureCredential(client, { baseUrl: sandbox.url, apiKey: sandbox.apiKey });
+				for (const workflow of [walkWorkflow(paths.walk, credential, config.pageSize), bulkCreateWorkflow(paths.bulk, credential)]) {
+					const stored = await client.createWorkflow(workflow);
+					await client.activateWorkflow(stored.id, stored.versionId);
+				}
+			}
+			log(`reset ${resetFormat}: per-request times (bare fetch loops, limiter off)`);
+			const reads = await measureReadRequestTime(sandbox, config);
+			const writes = await measureWriteRequestTime(sandbox, config);
+			perRequest[resetFormat] = { readMs: round(reads.perRequestMs, 3), writeMs: round(writes.perRequestMs, 3) };
+			await sandbox.reset();
+			const expectedIds = await sandbox.call<string[]>('leadIds');
+			const ctx: Context = {
+				config,
+				deployment,
+				sandbox,
+				paths,
+				perRequestMs: { read: reads.perRequestMs, write: writes.perRequestMs },
+				expectedIds,
+				resetFormat,
+			};
+			for (const work of ['walk', 'bulk'] as const) {
+				for (const workers of args.workers) {
+					const figure = await runFigure(ctx, work, workers);
+					figures.push(figure);
+					log(describeFigure(figure));
+				}
+			}
+			await sandbox.stop();
+			sandbox = undefined;
+		}
+	} finally {
+		await stopAll();
+		process.removeListener('SIGINT', onSignal);
+		process.removeListener('SIGTERM', onSignal);
+	}
+
+	const result = {
+		startedAt: started.toISOString(),
+		mode: args.quick ? 'quick' : 'full',
+		machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGb: round(os.totalmem() / 2 ** 30, 1), node: process.version },
+		n8nVersion: runtime.n8nVersion,
+		deployment: { workers: Math.max(...args.workers), workerConcurrency: 1, startSeconds },
+		config: {
+			windowSeconds: config.windowSeconds,
+			readLimit: config.readLimit,
+			writeLimit: config.writeLimit,
+			leads: config.walkLeads,
+			pageSize: config.pageSize,
+			bulkItemsPerExecution: config.bulkItems,
+		},
+		perRequest,
+		figures,
+	};
+	const out = args.quick ? path.join(repoRoot, 'bench', 'tmp', 'results.queue-mode.quick.json') : path.join(repoRoot, 'bench', 'results.queue-mode.json');
+	mkdirSync(path.dirname(out), { recursive: true });
+	writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+	log(`wrote ${path.relative(repoRoot, out)}`);
+	for (const figure of figures) process.stdout.write(`${describeFigure(figure)}\n`);
+}
+
+if (require.main === module) {
+	main().catch((error) => {
+		log(`failed: ${(error as Error).stack ?? error}`);
+		process.exit(1);
+	});
+}
