@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # npm run test:e2e: the package in a real n8n against the sandbox (test/e2e, own jest config).
 # Builds, then for each n8n version of scripts/lib/n8n-versions.txt (or of N8N_VERSIONS, e.g. N8N_VERSIONS=2.41.1):
-# provisions it the first time and runs the suite with a fresh n8n user folder and sandbox. Each run writes
-# test/e2e/results/<version>-single.json; the README's compatibility table is regenerated from those files at the end.
-# Fails when the suite fails on any version.
+# provisions it the first time, runs the suite on one n8n process (every file but queue-mode.e2e.ts), then the
+# queue-mode suite (main, webhook processor, workers on PostgreSQL and Redis), each with a fresh user folder and
+# sandbox. Each whole run writes test/e2e/results/<version>-<single|queue>.json; the README's compatibility table is
+# regenerated from those files at the end. Fails when any pass fails.
+# Arguments are jest's (test files, -t); given arguments, only the passes with matching files run, and nothing is recorded.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
@@ -12,15 +14,29 @@ build_package
 provision_browser
 status=0
 summary=()
-for version in $(n8n_versions); do
-  version_started=$SECONDS
-  provision_n8n "$version"
-  echo "[e2e] n8n $version (single process)" >&2
-  # A run given test files or options is not recorded in test/e2e/results (the table speaks of whole runs).
-  export N8N_VERSION="$version" PROSPECTING_E2E_MODE=single PROSPECTING_E2E_RECORD="$([ "$#" = 0 ] && echo 1 || echo 0)"
-  run_child "$REPO_ROOT/node_modules/.bin/jest" --config "$REPO_ROOT/test/e2e/jest.config.js" --runInBand "$@"
-  summary+=("n8n $version: $(if [ "$CHILD_STATUS" = 0 ]; then echo passed; else echo "FAILED (exit $CHILD_STATUS)"; fi) in $((SECONDS - version_started)) s")
+QUEUE_SUITE='queue-mode\.e2e\.ts$'
+NOT_QUEUE_SUITE='^(?!.*queue-mode\.e2e\.ts$)'
+# A run given test files or options is not recorded in test/e2e/results (the table speaks of whole runs).
+record="$([ "$#" = 0 ] && echo 1 || echo 0)"
+
+run_pass() { # <version> <mode> <jest arguments...>
+  local version="$1" mode="$2" pass_started=$SECONDS
+  shift 2
+  echo "[e2e] n8n $version ($mode)" >&2
+  N8N_VERSION="$version" PROSPECTING_E2E_MODE="$mode" PROSPECTING_E2E_RECORD="$record" \
+    run_child "$REPO_ROOT/node_modules/.bin/jest" --config "$REPO_ROOT/test/e2e/jest.config.js" --runInBand \
+    --passWithNoTests "$@"
+  summary+=("n8n $version ($mode): $(if [ "$CHILD_STATUS" = 0 ]; then echo passed; else echo "FAILED (exit $CHILD_STATUS)"; fi) in $((SECONDS - pass_started)) s")
   [ "$CHILD_STATUS" = 0 ] || status=$CHILD_STATUS
+}
+
+versions="$(n8n_versions)"
+# Screenshots (npm run screenshots) are of the current n8n, the first version listed.
+[ "${PROSPECTING_SCREENSHOTS:-}" = true ] && versions="${versions%% *}"
+for version in $versions; do
+  provision_n8n "$version"
+  run_pass "$version" single --testPathIgnorePatterns "$QUEUE_SUITE" "$@"
+  run_pass "$version" queue --testPathIgnorePatterns "$NOT_QUEUE_SUITE" "$@"
 done
 "$TS_NODE" --transpile-only "$REPO_ROOT/scripts/compat-table.ts" >&2 || status=1
 for line in "${summary[@]}"; do echo "[e2e] $line" >&2; done

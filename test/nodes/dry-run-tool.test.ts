@@ -65,7 +65,7 @@ class ToolCaller implements INodeType {
 			try {
 				results.push({ json: { answer: String(await tool.invoke(args)) } });
 			} catch (error) {
-				results.push({ json: { toolError: String((error as Error).message) } });
+				results.push({ json: { thrown: String((error as Error).message) } });
 			}
 		}
 		return [results];
@@ -132,6 +132,14 @@ async function callTool(
 	return { result, json: output.json };
 }
 
+/** The error the tool answered the model with: `[{ "error": "..." }]`, the agent run going on. */
+function toolError(json: IDataObject): string {
+	expect(json.thrown).toBeUndefined();
+	const answer = JSON.parse(String(json.answer)) as IDataObject[];
+	expect(answer).toHaveLength(1);
+	return String(answer[0].error);
+}
+
 it('a tool call in a manual run with the credential on Dry Run answers the agent with the would-be request', async () => {
 	const { result, json } = await callTool('manual', 'dryRun', { name: 'Ana Tool', email: 'ana.tool@example.com' });
 	expect(writes()).toEqual([]);
@@ -150,11 +158,11 @@ it('a tool call in a manual run with the credential on Dry Run answers the agent
 	expect(everythingVisible(result)).not.toContain(sandbox.apiKey);
 });
 
-it('a tool call in a manual run with the credential on Stop and Ask fails the tool call with the question', async () => {
+it('a tool call in a manual run with the credential on Stop and Ask answers the agent with the question', async () => {
 	const { json } = await callTool('manual', 'ask', { name: 'Ana Ask', email: 'ana.ask@example.com' });
 	expect(writes()).toEqual([]);
-	expect(String(json.toolError)).toMatch(/^Lead Create would write to production: POST \/leads/);
-	expect(String(json.toolError)).toMatch(/"Always Send"/);
+	expect(toolError(json)).toMatch(/^Lead Create would write to production: POST \/leads/);
+	expect(toolError(json)).toMatch(/"Always Send"/);
 });
 
 it('a tool call in an active workflow sends, whatever the credential says for manual runs', async () => {
@@ -173,8 +181,8 @@ it('the tool node\'s own Always Dry Run holds in an active workflow', async () =
 	expect(JSON.parse(String(json.answer))[0]).toMatchObject({ dryRun: true });
 });
 
-it('bad input from the model fails the tool call with the same field error in a dry run', async () => {
+it('bad input from the model answers the agent with the same field error in a dry run', async () => {
 	const { json } = await callTool('manual', 'dryRun', { name: 'Ana', email: 'not an address' });
 	expect(writes()).toEqual([]);
-	expect(String(json.toolError)).toMatch(/^email: .*\(item 0\)/);
+	expect(toolError(json)).toMatch(/^email: .*\(item 0\)/);
 });

@@ -72,7 +72,7 @@ async function runTool(parameters: INode['parameters']) {
 }
 
 describe('tool form', () => {
-	it('defaults a list to 10 records and Simplify on; the editor form keeps 50', () => {
+	it('keeps n8n\'s Limit of 50 and turns Simplify on by default; the editor form has no Simplify', () => {
 		const tool = toolForm().description;
 		const editor = new Prospecting().description;
 		const defaults = (description: INodeTypeDescription) =>
@@ -84,13 +84,13 @@ describe('tool form', () => {
 				null,
 				description,
 			);
-		expect(defaults(tool)).toMatchObject({ returnAll: false, limit: 10, simplify: true });
+		expect(defaults(tool)).toMatchObject({ returnAll: false, limit: 50, simplify: true });
 		expect(defaults(editor)).toMatchObject({ returnAll: false, limit: 50 });
 		expect(defaults(editor)).not.toHaveProperty('simplify');
 	});
 
-	it('returns at most 10 compact leads by default: contacts as plain values, empty fields left out', async () => {
-		const run = await runTool({ resource: 'lead', operation: 'getMany' });
+	it('returns at most Limit compact leads by default: contacts as plain values, empty fields left out', async () => {
+		const run = await runTool({ resource: 'lead', operation: 'getMany', limit: 10 });
 		expect(run.error).toBeUndefined();
 		const leads = jsonOf(run.items);
 		expect(leads).toHaveLength(10);

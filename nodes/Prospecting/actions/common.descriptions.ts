@@ -15,18 +15,7 @@ export const returnAllAndLimit: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: 50,
-		displayOptions: { show: { returnAll: [false], '@tool': [false] } },
-		description: 'Max number of results to return',
-	},
-	// Used by an AI agent: a small page by default, so that a list does not flood the model's context.
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-limit -- an AI agent reads every record into its context: 10, not 50
-		default: 10,
-		displayOptions: { show: { returnAll: [false], '@tool': [true] } },
+		displayOptions: { show: { returnAll: [false] } },
 		description: 'Max number of results to return',
 	},
 	{
