@@ -34,4 +34,3 @@ class SummaryReporter {
 }
 
 module.exports = SummaryReporter;
-module.exports.modeOf = modeOf;
