@@ -7,6 +7,8 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { multiValueFilter } from './actions/common.descriptions';
+import { prospectionScopeFilters } from './actions/prospection/filters';
+import { prospectionStatusOptions } from './actions/prospection/statuses';
 import { pollProspecting } from './polling/poll';
 
 export class ProspectingPollTrigger implements INodeType {
@@ -71,12 +73,7 @@ export class ProspectingPollTrigger implements INodeType {
 				default: ['FROZEN'],
 				description: 'Emit a prospection when it enters one of these statuses',
 				displayOptions: { show: { event: ['prospectionStatusChanged'] } },
-				options: [
-					{ name: 'Frozen', value: 'FROZEN' },
-					{ name: 'In Progress', value: 'IN_PROGRESS' },
-					{ name: 'Lost', value: 'LOST' },
-					{ name: 'Won', value: 'WON' },
-				],
+				options: prospectionStatusOptions,
 			},
 			{
 				displayName: 'Check',
@@ -128,26 +125,14 @@ export class ProspectingPollTrigger implements INodeType {
 				default: {},
 				displayOptions: { show: { event: ['newProspection'] } },
 				options: [
-					{
-						displayName: 'Lead ID',
-						name: 'leadId',
-						type: 'string',
-						default: '',
-						description: 'Only prospections of this lead',
-					},
-					multiValueFilter('Routine IDs', 'routineIds', 'prospections in these routines'),
+					...prospectionScopeFilters,
 					{
 						displayName: 'Status',
 						name: 'status',
 						type: 'multiOptions',
 						default: [],
 						description: 'Only prospections created in these statuses',
-						options: [
-							{ name: 'Frozen', value: 'FROZEN' },
-							{ name: 'In Progress', value: 'IN_PROGRESS' },
-							{ name: 'Lost', value: 'LOST' },
-							{ name: 'Won', value: 'WON' },
-						],
+						options: prospectionStatusOptions,
 					},
 				],
 			},
@@ -158,16 +143,7 @@ export class ProspectingPollTrigger implements INodeType {
 				placeholder: 'Add Filter',
 				default: {},
 				displayOptions: { show: { event: ['prospectionStatusChanged'] } },
-				options: [
-					{
-						displayName: 'Lead ID',
-						name: 'leadId',
-						type: 'string',
-						default: '',
-						description: 'Only prospections of this lead',
-					},
-					multiValueFilter('Routine IDs', 'routineIds', 'prospections in these routines'),
-				],
+				options: prospectionScopeFilters,
 			},
 		],
 	};
