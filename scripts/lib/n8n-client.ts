@@ -246,7 +246,10 @@ export class N8nClient {
 	 * workflow; n8n 1.x runs the `workflowData` of the body, which 2.x ignores.
 	 */
 	async runManually(id: string, triggerName: string): Promise<{ executionId?: string; waitingForWebhook?: boolean }> {
-		const workflowData = await this.getWorkflow(id);
+		const workflow = await this.getWorkflow(id);
+		// The editor always sends pinned data as an object; n8n 1.x stores a workflow without any as null, and its test
+		// webhook then fails reading the last node's pinned data.
+		const workflowData = { ...workflow, pinData: (workflow as { pinData?: unknown }).pinData ?? {} };
 		return await this.request('POST', `/rest/workflows/${id}/run`, { workflowData, triggerToStartFrom: { name: triggerName } });
 	}
 
