@@ -5,16 +5,17 @@
  * alike. Every trigger request is a new event signed with the secret the sandbox holds for the
  * webhook the trigger registered; the Webhook node gets the same bodies unsigned.
  *
- * n8n runs twice: with its default settings, and with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true
- * (an n8n 2.41.1 setting: an expression isolate is created only when an expression is evaluated). See
- * BENCHMARKS.md, "Trigger", for why the two differ for any trigger node other than n8n's own
- * Webhook node.
+ * n8n runs with its default settings and with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true (an n8n
+ * 2.41.1 setting: an expression isolate is created only when an expression is evaluated), each as
+ * one process and in queue mode (main, one webhook processor that receives the load, two workers
+ * that run the executions; PostgreSQL and Redis on loopback). See BENCHMARKS.md, "Trigger", for why
+ * the settings differ for any trigger node other than n8n's own Webhook node.
  *
- * Diagnostic sides: the trigger at type version 1 (n8n evaluates an expression for every request
- * to a version-1 webhook node) and the trigger with Ignore Repeated Deliveries off (no static-data
- * write per delivery).
+ * Diagnostic sides (single process only): the trigger at type version 1 (n8n evaluates an
+ * expression for every request to a version-1 webhook node) and the trigger with Ignore Repeated
+ * Deliveries off (no static-data write per delivery).
  *
- *   npx ts-node --transpile-only bench/real-n8n/trigger-vs-webhook.ts [--write] [--rounds=3] [--seconds=6]
+ *   npx ts-node --transpile-only bench/real-n8n/trigger-vs-webhook.ts [--write] [--rounds=3] [--seconds=6] [--no-queue]
  *
  * Writes bench/tmp/results.n8n-trigger.json, or bench/results.n8n-trigger.json with --write.
  */
@@ -29,10 +30,11 @@ import autocannon from 'autocannon';
 
 import { ensureOwner } from '../../scripts/lib/instance-setup';
 import { N8nClient } from '../../scripts/lib/n8n-client';
-import { startN8n, type RunningN8n } from '../../scripts/lib/n8n-process';
+import { startN8n } from '../../scripts/lib/n8n-process';
 import { installPackageTarball, packPackage } from '../../scripts/lib/package-install';
 import { freePort } from '../../scripts/lib/ports';
 import { ensureN8nRuntime, repoRoot } from '../../scripts/lib/provision';
+import { startQueueDeployment } from '../../scripts/lib/queue-deployment';
 import { median, round } from '../lib/measure';
 import { SandboxProcess } from '../lib/sandbox-client';
 import { triggerWorkflow } from './workflows';
@@ -82,6 +84,8 @@ const ROUNDS = argValue('rounds', 3);
 const SECONDS = argValue('seconds', 6);
 const CONNECTIONS = [1, 10];
 const WRITE = process.argv.includes('--write');
+const QUEUE = !process.argv.includes('--no-queue');
+const ENCRYPTION_KEY = 'n8n-nodes-prospecting-bench-encryption-key';
 const log = (text: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${text}\n`);
 
 function envelope(index: number): string {
@@ -159,30 +163,42 @@ async function post(url: string, body: string, headers: Record<string, string> =
 	return response.status;
 }
 
+type Deployment = 'single' | 'queue';
+
+/** n8n as one process, or in queue mode: REST on the main process, production webhooks on `webhookUrl`. */
+async function startDeployment(options: {
+	deployment: Deployment;
+	extraEnv: Record<string, string>;
+	userFolder: string;
+	runtime: Awaited<ReturnType<typeof ensureN8nRuntime>>;
+	logDir: string;
+}): Promise<{ url: string; webhookUrl: string; stop(): Promise<void> }> {
+	const common = { runtime: options.runtime, userFolder: options.userFolder, encryptionKey: ENCRYPTION_KEY, logLevel: 'warn' as const, env: options.extraEnv };
+	mkdirSync(options.logDir, { recursive: true });
+	if (options.deployment === 'queue') {
+		const queue = await startQueueDeployment({ ...common, logDir: options.logDir, workers: 2 });
+		return { url: queue.url, webhookUrl: queue.webhookUrl, stop: async () => await queue.stop() };
+	}
+	const n8n = await startN8n({ ...common, port: await freePort(), brokerPort: await freePort(), logFile: path.join(options.logDir, 'n8n.log') });
+	return { url: n8n.url, webhookUrl: n8n.url, stop: async () => await n8n.stop() };
+}
+
 /** One n8n configuration: set up both sides (and the diagnostics), then alternate rounds. */
 async function measureConfiguration(options: {
 	name: string;
+	deployment: Deployment;
 	extraEnv: Record<string, string>;
 	userFolder: string;
 	sandbox: SandboxProcess;
 	runtime: Awaited<ReturnType<typeof ensureN8nRuntime>>;
-	logFile: string;
+	logDir: string;
 }) {
 	const { sandbox } = options;
 	await sandbox.reset();
 	await sandbox.setRateLimit({ enabled: false });
-	let n8n: RunningN8n | undefined;
+	let n8n: Awaited<ReturnType<typeof startDeployment>> | undefined;
 	try {
-		n8n = await startN8n({
-			runtime: options.runtime,
-			userFolder: options.userFolder,
-			port: await freePort(),
-			brokerPort: await freePort(),
-			encryptionKey: 'n8n-nodes-prospecting-bench-encryption-key',
-			logFile: options.logFile,
-			logLevel: 'warn',
-			env: options.extraEnv,
-		});
+		n8n = await startDeployment(options);
 		const client = new N8nClient(n8n.url, options.runtime.n8nPackageDir);
 		await ensureOwner(client, { email: 'bench@example.com', firstName: 'Bench', lastName: 'Owner', password: 'Prospecting-bench-1' });
 		const plain = await client.createWorkflow({
@@ -210,7 +226,7 @@ async function measureConfiguration(options: {
 			{ key: 'trigger', label: 'Prospecting Trigger 1.1 (default options)', typeVersion: 1.1, nodeOptions: {}, diagnostic: false },
 			{ key: 'triggerV1', label: 'Prospecting Trigger 1 (diagnostic)', typeVersion: 1, nodeOptions: {}, diagnostic: true },
 			{ key: 'triggerNoMemory', label: 'Prospecting Trigger 1.1, Ignore Repeated Deliveries off (diagnostic)', typeVersion: 1.1, nodeOptions: { ignoreRepeatedDeliveries: false }, diagnostic: true },
-		];
+		].filter((t) => options.deployment === 'single' || !t.diagnostic);
 		const ids: Record<string, string> = {};
 		for (const t of triggers) {
 			const workflow = await client.createWorkflow(
@@ -220,7 +236,7 @@ async function measureConfiguration(options: {
 			ids[t.key] = workflow.id;
 		}
 		const hooks = await webhooks(sandbox, triggers.length);
-		const sides: Side[] = [{ key: 'webhookNode', label: "n8n's Webhook node 2 (onReceived, no verification)", url: `${n8n.url}/webhook/bench-plain`, workflowId: plain.id, diagnostic: false }];
+		const sides: Side[] = [{ key: 'webhookNode', label: "n8n's Webhook node 2 (onReceived, no verification)", url: `${n8n.webhookUrl}/webhook/bench-plain`, workflowId: plain.id, diagnostic: false }];
 		for (const t of triggers) {
 			const hook = hooks.find((h) => h.url.includes(`bench-${t.key}-id`));
 			if (!hook) throw new Error(`the trigger ${t.key} registered no webhook with the sandbox`);
@@ -303,7 +319,7 @@ async function measureConfiguration(options: {
 					]),
 			);
 		}
-		return { name: options.name, extraEnv: options.extraEnv, guarantees, byConnections, ratios };
+		return { name: options.name, deployment: options.deployment, extraEnv: options.extraEnv, guarantees, byConnections, ratios };
 	} finally {
 		await n8n?.stop().catch(() => undefined);
 	}
@@ -324,10 +340,16 @@ async function main() {
 			['n8n default settings', {}],
 			['N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true', { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' }],
 		];
-		for (const [index, [name, extraEnv]] of settings.entries()) {
-			const userFolder = path.join(work, `user-${index}`);
-			await installPackageTarball(userFolder, tarball);
-			configurations.push(await measureConfiguration({ name, extraEnv, userFolder, sandbox, runtime, logFile: path.join(work, `n8n-${index}.log`) }));
+		const deployments: Deployment[] = QUEUE ? ['single', 'queue'] : ['single'];
+		let index = 0;
+		for (const deployment of deployments) {
+			for (const [setting, extraEnv] of settings) {
+				const userFolder = path.join(work, `user-${index}`);
+				await installPackageTarball(userFolder, tarball);
+				const name = `${deployment === 'queue' ? 'queue mode' : 'single process'}, ${setting}`;
+				configurations.push(await measureConfiguration({ name, deployment, extraEnv, userFolder, sandbox, runtime, logDir: path.join(work, `logs-${index}`) }));
+				index++;
+			}
 		}
 	} finally {
 		await sandbox.stop();
@@ -338,6 +360,7 @@ async function main() {
 		totalSeconds: round((Date.now() - startedAt.getTime()) / 1000, 1),
 		machine: { cores: cpus().length, cpuModel: cpus()[0]?.model.split(' ').slice(0, 2).join(' '), memoryGb: round(totalmem() / 2 ** 30, 1), node: process.version },
 		n8nVersion: runtime.n8nVersion,
+		queueMode: QUEUE ? 'main + 1 webhook processor (receives the load) + 2 workers (concurrency 10 each), PostgreSQL and Redis on loopback' : 'not run',
 		method: `${ROUNDS} rounds × ${CONNECTIONS.join(' and ')} connection(s) × ${SECONDS} s per side; order reversed every round; throughput = all requests of all rounds / all their seconds; p50 and p99 = median of the rounds'`,
 		loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((v) => round(v, 2)) },
 		configurations,

@@ -39,6 +39,8 @@ export interface QueueDeploymentOptions {
 	pidDir?: string;
 	echo?: boolean;
 	logLevel?: 'error' | 'warn' | 'info' | 'debug';
+	/** More settings for every process (a setting a benchmark compares). */
+	env?: Record<string, string>;
 	say?: (text: string) => void;
 }
 
@@ -85,6 +87,7 @@ export async function startQueueDeployment(options: QueueDeploymentOptions): Pro
 			N8N_WEBHOOK_URL: `${webhookUrl}/`,
 			WEBHOOK_URL: `${webhookUrl}/`,
 			N8N_EDITOR_BASE_URL: `http://127.0.0.1:${mainPort}/`,
+			...options.env,
 		};
 		const common = {
 			runtime: options.runtime,
