@@ -64,6 +64,16 @@ export class ProspectingApi implements ICredentialType {
 			description:
 				'What Lead Create, Routine Add Lead, Webhook Create and Webhook Delete do when the workflow runs from the editor (Execute step, Execute workflow, the test URL, the editor chat, evaluations). Active workflows always send, unless the node\'s own Dry Run says otherwise.',
 		},
+		{
+			displayName: 'Rate Limit Window (Seconds)',
+			name: 'rateLimitWindowSeconds',
+			type: 'number',
+			// The service documents a fixed 60 s window; knowing it lets calls resume as soon as a window ends.
+			default: 60,
+			typeOptions: { minValue: 0 },
+			description:
+				"Length of the service's fixed rate-limit window. Calls held back by a spent budget resume this long after the window's first answer, or at the announced X-RateLimit-Reset if that is sooner. 0 waits for the announced reset alone.",
+		},
 	];
 
 	// The service reads the key only from the apiKey query parameter, never from a header.

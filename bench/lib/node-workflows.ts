@@ -47,6 +47,13 @@ function workflowOf(parameters: IDataObject, type = PROSPECTING_NODE_TYPE) {
 	};
 }
 
+/** The credential's fields; the window tells the node the service's window length (the sandbox's, here). */
+export type BenchCredentials = {
+	baseUrl: string;
+	apiKey: string;
+	rateLimitWindowSeconds?: number;
+};
+
 export interface NodeRunResult {
 	/** `id` of every output item, in output order. */
 	ids: string[];
@@ -56,7 +63,7 @@ export interface NodeRunResult {
 
 /** Lead → Get Many with Return All: every page, in sequence. */
 export async function nodeWalk(
-	credentials: { baseUrl: string; apiKey: string },
+	credentials: BenchCredentials,
 	pageSize: number,
 	keepIds = true,
 ): Promise<Measured<NodeRunResult>> {
@@ -79,7 +86,7 @@ export async function nodeWalk(
 
 /** The same walk through a minimal node that uses only n8n-core's request helper (see minimal-node.ts). */
 export async function minimalNodeWalk(
-	credentials: { baseUrl: string; apiKey: string },
+	credentials: BenchCredentials,
 	pageSize: number,
 ): Promise<Measured<NodeRunResult>> {
 	registerMinimalWalk();
@@ -93,7 +100,7 @@ export async function minimalNodeWalk(
 
 /** Lead → Create, once per input item (the input items carry name, company and email). */
 export async function nodeBulkCreate(
-	credentials: { baseUrl: string; apiKey: string },
+	credentials: BenchCredentials,
 	inputItems: IDataObject[],
 ): Promise<Measured<NodeRunResult>> {
 	const workflow = workflowOf({

@@ -277,7 +277,11 @@ async function main(): Promise<void> {
 				dataset: smallDataset(config.walkLeads),
 			});
 			if (!credential) {
-				credential = await ensureCredential(client, { baseUrl: sandbox.url, apiKey: sandbox.apiKey });
+				credential = await ensureCredential(client, {
+					baseUrl: sandbox.url,
+					apiKey: sandbox.apiKey,
+					rateLimitWindowSeconds: config.windowSeconds,
+				});
 				for (const workflow of [walkWorkflow(paths.walk, credential, config.pageSize), bulkCreateWorkflow(paths.bulk, credential)]) {
 					const stored = await client.createWorkflow(workflow);
 					await client.activateWorkflow(stored.id, stored.versionId);

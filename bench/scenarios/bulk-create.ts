@@ -46,7 +46,7 @@ export async function runBulkCreate(
 	});
 	const from = await sandbox.requestCount();
 	const run = await nodeBulkCreate(
-		{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
+		{ baseUrl: sandbox.url, apiKey: sandbox.apiKey, rateLimitWindowSeconds: config.windowSeconds },
 		bulkInputItems(NODE_BULK_TAG, config.bulkItems),
 	);
 	const requests = await sandbox.requestSummary(from);

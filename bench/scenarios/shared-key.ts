@@ -31,7 +31,7 @@ export async function runSharedKey(
 		readLimit: config.readLimit,
 		writeLimit: config.writeLimit,
 	});
-	const credentials = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
+	const credentials = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, rateLimitWindowSeconds: config.windowSeconds };
 	const from = await sandbox.requestCount();
 	const start = performance.now();
 	const runs = await Promise.all([nodeWalk(credentials, config.pageSize), nodeWalk(credentials, config.pageSize)]);

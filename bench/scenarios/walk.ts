@@ -36,7 +36,10 @@ export async function runWalk(
 		writeLimit: config.writeLimit,
 	});
 	const from = await sandbox.requestCount();
-	const run = await nodeWalk({ baseUrl: sandbox.url, apiKey: sandbox.apiKey }, config.pageSize);
+	const run = await nodeWalk(
+		{ baseUrl: sandbox.url, apiKey: sandbox.apiKey, rateLimitWindowSeconds: config.windowSeconds },
+		config.pageSize,
+	);
 	const requests = await sandbox.requestSummary(from);
 	const pagesExpected = Math.ceil(expectedIds.length / config.pageSize);
 	const floor = rateLimitFloor({

@@ -1,4 +1,4 @@
-/** The shared rate budget's bookkeeping when answers come back in another order than the service counted them. */
+/** The shared rate budget's bookkeeping: answers in another order than the service counted them, and window ends. */
 import { RateBudget } from '../../nodes/Prospecting/transport/rateLimiter';
 
 const answer = (remaining: number, resetAt: number) => ({
@@ -55,4 +55,42 @@ it('gives back a slot counted twice even while other calls stay in flight (two e
 	budget.release(answer(99, resetAt), 200); // A: C and D still in flight
 	// At most C and D were counted after the lowest figure (98): 96 are surely left, not 95.
 	expect(budget.state.remaining).toBe(96);
+});
+
+describe('when a spent window ends', () => {
+	// The service announces the reset in whole seconds (rounded up), up to a second after the window really ends.
+	it("resumes the window's length after its first answer when that comes before the announced reset", async () => {
+		const budget = new RateBudget();
+		budget.windowMs = 300;
+		budget.release(answer(0, Date.now() + 2_000), 200);
+		const waited = await budget.acquire();
+		expect(waited).toBeGreaterThan(0);
+		expect(waited).toBeLessThanOrEqual(300 + 25);
+	});
+
+	it('waits for the announced reset when it comes first', async () => {
+		const budget = new RateBudget();
+		budget.windowMs = 60_000;
+		budget.release(answer(0, Date.now() + 400), 200);
+		const waited = await budget.acquire();
+		expect(waited).toBeGreaterThan(300);
+		expect(waited).toBeLessThanOrEqual(400 + 25);
+	});
+
+	it('waits for the announced reset alone when the window length is 0', async () => {
+		const budget = new RateBudget();
+		budget.windowMs = 0;
+		budget.release(answer(0, Date.now() + 600), 200);
+		expect(await budget.acquire()).toBeGreaterThan(300);
+	});
+
+	it('sits out the whole Retry-After of a 429, even past the window length', async () => {
+		const budget = new RateBudget();
+		budget.windowMs = 200;
+		const resetAt = Date.now() + 1_200;
+		budget.release(answer(5, resetAt), 200);
+		await budget.acquire();
+		budget.release({ ...answer(0, resetAt), 'retry-after': '1' }, 429);
+		expect(await budget.acquire()).toBeGreaterThan(900);
+	});
 });

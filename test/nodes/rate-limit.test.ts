@@ -101,6 +101,34 @@ describe('waiting before the limit is reached', () => {
 		},
 	);
 
+	it.each([1, 0])(
+		'with the credential window at %i s, walks windows announced in whole seconds without one refusal',
+		async (rateLimitWindowSeconds) => {
+			const sandbox = await sandboxWith({
+				windowSeconds: 1,
+				readLimit: 3,
+				rateLimitResetFormat: 'epoch-seconds',
+				dataset: { leads: 10 },
+			});
+			const run = await runNode(
+				{ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } },
+				{ baseUrl: sandbox.url, apiKey: sandbox.apiKey, rateLimitWindowSeconds },
+			);
+			expect(run.error).toBeUndefined();
+			expect(
+				jsonOf(run.items)
+					.map((lead) => lead.id)
+					.sort(),
+			).toEqual(
+				sandbox.control
+					.leads()
+					.map((lead) => lead.id)
+					.sort(),
+			);
+			expect(statuses(sandbox)).toEqual(new Array(10).fill(200));
+		},
+	);
+
 	it('shares one budget between two executions walking at once with the same key', async () => {
 		const sandbox = await sandboxWith({ windowSeconds: 1, readLimit: 3, dataset: { leads: 6 } });
 		const connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };

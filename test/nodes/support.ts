@@ -20,6 +20,8 @@ export interface RunOptions {
 	apiKey: string;
 	inputItems?: IDataObject[];
 	continueOnFail?: boolean;
+	/** The credential's Rate Limit Window (Seconds); left out as in a credential saved without it. */
+	rateLimitWindowSeconds?: number;
 }
 
 export interface NodeRun extends WorkflowRunResult {
@@ -47,7 +49,15 @@ export async function runNode(
 			connections: { Start: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
 		},
 		{
-			credentials: { prospectingApi: { baseUrl: options.baseUrl, apiKey: options.apiKey } },
+			credentials: {
+				prospectingApi: {
+					baseUrl: options.baseUrl,
+					apiKey: options.apiKey,
+					...(options.rateLimitWindowSeconds === undefined
+						? {}
+						: { rateLimitWindowSeconds: options.rateLimitWindowSeconds }),
+				},
+			},
 			inputItems: options.inputItems,
 		},
 	);

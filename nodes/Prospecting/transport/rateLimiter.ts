@@ -17,6 +17,8 @@ type Headers = Record<string, unknown>;
 const RESET_MARGIN_MS = 25;
 /** Longest wait before a call on the strength of the headers alone; a 429 is the authority beyond. */
 const MAX_PREEMPTIVE_WAIT_MS = 120_000;
+/** The service's fixed window (60 s, per its documentation). */
+export const DEFAULT_WINDOW_SECONDS = 60;
 
 function header(headers: Headers | undefined, name: string): string | undefined {
 	if (!headers) return undefined;
@@ -66,11 +68,19 @@ export interface RateLimitState {
 	lowestAnnounced?: number;
 	/** Set while the window was closed by a 429: the time the service asked to wait until. */
 	refusedUntil?: number;
+	/**
+	 * When the first answer of the current window arrived. The window began no later, so it ends no
+	 * later than this plus the window's length: sooner than a reset announced in whole seconds.
+	 */
+	windowSeenAt?: number;
 }
 
 /** One budget (reads or writes) of one (base URL, key). Calls to `acquire` run one at a time. */
 export class RateBudget {
 	readonly state: RateLimitState = { inFlight: 0 };
+
+	/** Length of the service's fixed window; 0 when unknown (the announced reset alone then counts). */
+	windowMs = DEFAULT_WINDOW_SECONDS * 1000;
 
 	private queue: Promise<unknown> = Promise.resolve();
 
@@ -90,8 +100,9 @@ export class RateBudget {
 			let waited = 0;
 			const state = this.state;
 			this.rollWindow();
-			if (state.remaining !== undefined && state.remaining <= 0 && state.resetAt !== undefined) {
-				const wait = Math.min(state.resetAt - Date.now() + RESET_MARGIN_MS, MAX_PREEMPTIVE_WAIT_MS);
+			const windowEnd = this.windowEnd();
+			if (state.remaining !== undefined && state.remaining <= 0 && windowEnd !== undefined) {
+				const wait = Math.min(windowEnd - Date.now() + RESET_MARGIN_MS, MAX_PREEMPTIVE_WAIT_MS);
 				if (wait > 0) {
 					onWait?.(wait);
 					await pause(wait, signal);
@@ -102,6 +113,7 @@ export class RateBudget {
 				state.resetAt = undefined;
 				state.lowestAnnounced = undefined;
 				state.refusedUntil = undefined;
+				state.windowSeenAt = undefined;
 			}
 			if (state.remaining !== undefined) state.remaining -= 1;
 			state.inFlight += 1;
@@ -109,14 +121,27 @@ export class RateBudget {
 		});
 	}
 
+	/**
+	 * When the current window ends: the announced reset, or sooner the window's length after its
+	 * first answer. A window closed by a 429 ends when the service asked to wait until.
+	 */
+	private windowEnd(): number | undefined {
+		const { resetAt, refusedUntil, windowSeenAt } = this.state;
+		if (resetAt === undefined) return undefined;
+		if (refusedUntil !== undefined || windowSeenAt === undefined || !(this.windowMs > 0)) return resetAt;
+		return Math.min(resetAt, windowSeenAt + this.windowMs);
+	}
+
 	/** Clears a window that has ended on the clock. */
 	private rollWindow(): void {
 		const state = this.state;
-		if (state.resetAt !== undefined && Date.now() >= state.resetAt) {
+		const windowEnd = this.windowEnd();
+		if (windowEnd !== undefined && Date.now() >= windowEnd) {
 			state.remaining = state.limit;
 			state.resetAt = undefined;
 			state.lowestAnnounced = undefined;
 			state.refusedUntil = undefined;
+			state.windowSeenAt = undefined;
 		}
 	}
 
@@ -147,6 +172,7 @@ export class RateBudget {
 			const newWindow =
 				resetAt !== undefined && (state.resetAt === undefined || resetAt > state.resetAt + 500);
 			if (newWindow || resetAt === undefined || state.remaining === undefined) {
+				if (newWindow) state.windowSeenAt = now;
 				// Calls still in flight were reserved here but may not be counted by the service yet.
 				state.lowestAnnounced = remaining;
 				state.remaining = remaining - state.inFlight;
@@ -185,13 +211,19 @@ export function budgetKey(baseUrl: string, apiKey: string): string {
 	return `${baseUrl}|${digest}`;
 }
 
-export function getBudget(baseUrl: string, apiKey: string, kind: CallKind): RateBudget {
+export function getBudget(
+	baseUrl: string,
+	apiKey: string,
+	kind: CallKind,
+	windowSeconds = DEFAULT_WINDOW_SECONDS,
+): RateBudget {
 	const key = `${budgetKey(baseUrl, apiKey)}|${kind}`;
 	let budget = budgets.get(key);
 	if (!budget) {
 		budget = new RateBudget();
 		budgets.set(key, budget);
 	}
+	budget.windowMs = Number.isFinite(windowSeconds) && windowSeconds > 0 ? windowSeconds * 1000 : 0;
 	return budget;
 }
 

@@ -19,7 +19,14 @@ import {
 	isResponseLostCode,
 } from './errors';
 import { cancelSignal, pause } from './pause';
-import { callKind, getBudget, parseResetHeader, parseRetryAfter, readHeader } from './rateLimiter';
+import {
+	callKind,
+	DEFAULT_WINDOW_SECONDS,
+	getBudget,
+	parseResetHeader,
+	parseRetryAfter,
+	readHeader,
+} from './rateLimiter';
 import { redactText, redactValue } from './secrets';
 
 export type ProspectingContext =
@@ -56,6 +63,7 @@ const READ_RETRY_BASE_MS = 300;
 interface ProspectingCredentials {
 	baseUrl: string;
 	apiKey: string;
+	rateLimitWindowSeconds?: number;
 }
 
 /** Normalises the credential's base URL: trims, drops trailing slashes and a trailing /api/v1. */
@@ -81,6 +89,13 @@ export function buildQuery(qs: IDataObject | undefined, format: MultiValueFormat
 		query[name] = value;
 	}
 	return query;
+}
+
+/** The credential's window length; credentials saved before the setting existed get the documented 60 s. */
+function windowSeconds(value: unknown): number {
+	if (value === undefined || value === null || value === '') return DEFAULT_WINDOW_SECONDS;
+	const seconds = Number(value);
+	return Number.isFinite(seconds) && seconds >= 0 ? seconds : DEFAULT_WINDOW_SECONDS;
 }
 
 /** Decrypted once per node run: a page walk makes many calls with the same credential. */
@@ -169,7 +184,8 @@ export async function prospectingApiRequest(
 	}
 
 	const kind = callKind(method);
-	const budget = getBudget(baseUrl, secret, kind);
+	const window = windowSeconds(credentials?.rateLimitWindowSeconds);
+	const budget = getBudget(baseUrl, secret, kind, window);
 	const format = options.multiValueFormat ?? 'repeat';
 	const maxWaitMs =
 		Math.max(0, options.maxRateLimitWaitSeconds ?? DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS) * 1000;
