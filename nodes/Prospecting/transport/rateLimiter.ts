@@ -108,12 +108,7 @@ export class RateBudget {
 					await pause(wait, signal);
 					waited = wait;
 				}
-				// The window has turned: the full limit is available again until headers say otherwise.
-				state.remaining = state.limit;
-				state.resetAt = undefined;
-				state.lowestAnnounced = undefined;
-				state.refusedUntil = undefined;
-				state.windowSeenAt = undefined;
+				this.startNextWindow();
 			}
 			if (state.remaining !== undefined) state.remaining -= 1;
 			state.inFlight += 1;
@@ -134,15 +129,18 @@ export class RateBudget {
 
 	/** Clears a window that has ended on the clock. */
 	private rollWindow(): void {
-		const state = this.state;
 		const windowEnd = this.windowEnd();
-		if (windowEnd !== undefined && Date.now() >= windowEnd) {
-			state.remaining = state.limit;
-			state.resetAt = undefined;
-			state.lowestAnnounced = undefined;
-			state.refusedUntil = undefined;
-			state.windowSeenAt = undefined;
-		}
+		if (windowEnd !== undefined && Date.now() >= windowEnd) this.startNextWindow();
+	}
+
+	/** The window has turned: the full limit is available again until headers say otherwise. */
+	private startNextWindow(): void {
+		const state = this.state;
+		state.remaining = state.limit;
+		state.resetAt = undefined;
+		state.lowestAnnounced = undefined;
+		state.refusedUntil = undefined;
+		state.windowSeenAt = undefined;
 	}
 
 	/**
