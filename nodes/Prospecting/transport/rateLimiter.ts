@@ -209,11 +209,21 @@ export function budgetKey(baseUrl: string, apiKey: string): string {
 	return `${baseUrl}|${digest}`;
 }
 
+/** The credential's window in ms; credentials saved before the setting existed get the documented 60 s. */
+function windowLengthMs(windowSeconds: unknown): number {
+	if (windowSeconds === undefined || windowSeconds === null || windowSeconds === '') {
+		return DEFAULT_WINDOW_SECONDS * 1000;
+	}
+	const seconds = Number(windowSeconds);
+	if (!Number.isFinite(seconds) || seconds < 0) return DEFAULT_WINDOW_SECONDS * 1000;
+	return seconds * 1000;
+}
+
 export function getBudget(
 	baseUrl: string,
 	apiKey: string,
 	kind: CallKind,
-	windowSeconds = DEFAULT_WINDOW_SECONDS,
+	windowSeconds?: unknown,
 ): RateBudget {
 	const key = `${budgetKey(baseUrl, apiKey)}|${kind}`;
 	let budget = budgets.get(key);
@@ -221,7 +231,7 @@ export function getBudget(
 		budget = new RateBudget();
 		budgets.set(key, budget);
 	}
-	budget.windowMs = Number.isFinite(windowSeconds) && windowSeconds > 0 ? windowSeconds * 1000 : 0;
+	budget.windowMs = windowLengthMs(windowSeconds);
 	return budget;
 }
 

@@ -21,7 +21,6 @@ import {
 import { cancelSignal, pause } from './pause';
 import {
 	callKind,
-	DEFAULT_WINDOW_SECONDS,
 	getBudget,
 	parseResetHeader,
 	parseRetryAfter,
@@ -89,13 +88,6 @@ export function buildQuery(qs: IDataObject | undefined, format: MultiValueFormat
 		query[name] = value;
 	}
 	return query;
-}
-
-/** The credential's window length; credentials saved before the setting existed get the documented 60 s. */
-function windowSeconds(value: unknown): number {
-	if (value === undefined || value === null || value === '') return DEFAULT_WINDOW_SECONDS;
-	const seconds = Number(value);
-	return Number.isFinite(seconds) && seconds >= 0 ? seconds : DEFAULT_WINDOW_SECONDS;
 }
 
 /** Decrypted once per node run: a page walk makes many calls with the same credential. */
@@ -184,8 +176,7 @@ export async function prospectingApiRequest(
 	}
 
 	const kind = callKind(method);
-	const window = windowSeconds(credentials?.rateLimitWindowSeconds);
-	const budget = getBudget(baseUrl, secret, kind, window);
+	const budget = getBudget(baseUrl, secret, kind, credentials?.rateLimitWindowSeconds);
 	const format = options.multiValueFormat ?? 'repeat';
 	const maxWaitMs =
 		Math.max(0, options.maxRateLimitWaitSeconds ?? DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS) * 1000;
