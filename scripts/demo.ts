@@ -14,6 +14,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 
 import { startSandbox, type RunningSandbox } from '../sandbox';
+import { demoLinks, demoPageLines } from './lib/demo-links';
 import { AGENT_EXAMPLE_DIR, demoConversations, ensureScriptedModelCredential, withOpenAiCredential } from './lib/demo-agent';
 import { startScriptedModel, type ScriptedModel } from './lib/scripted-model';
 import { N8nClient } from './lib/n8n-client';
@@ -29,7 +30,6 @@ import {
 	ensureOwner,
 	importWorkflows,
 	readWorkflowFiles,
-	webhookUrl,
 } from './lib/instance-setup';
 
 const DEMO_ENCRYPTION_KEY = 'n8n-nodes-prospecting-demo-encryption-key';
@@ -151,11 +151,12 @@ async function main() {
 		}
 
 		const [toWin, toLose] = sandbox.control.prospections().filter((p) => p.status === 'IN_PROGRESS');
+		const links = demoLinks({ editorUrl, webhookBase, workflows: imported.map((w) => w.workflow) });
 		const lines = [
 			'',
 			'n8n-nodes-prospecting demo is running (loopback only; Ctrl-C stops everything)',
 			'',
-			`  n8n editor      ${editorUrl}`,
+			...demoPageLines(links),
 			`  login           ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`,
 			`  sandbox API     ${sandbox.url}/api/v1   (demo API key: in the "${CREDENTIAL_NAME}" credential)`,
 			'',
@@ -171,26 +172,21 @@ async function main() {
 			...imported.map((w) => `    - ${w.workflow.name}  ${editorUrl}/workflow/${w.workflow.id}`),
 			'',
 		];
-		for (const { workflow } of imported) {
-			const hook = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
-			if (!hook) continue;
-			if (workflow.id === agent?.workflow.id) {
-				const url = webhookUrl(webhookBase, workflow, hook.name);
+		for (const { label, workflow, url, method } of links.filter((link) => link.kind === 'webhook')) {
+			if (workflow?.id === agent?.workflow.id) {
 				const ask = (prompt: string) =>
 					`    curl -s -X POST ${url} -H 'content-type: application/json' -d '{"prompt":"${prompt}"}'`;
 				lines.push(
-					`  ${workflow.name} (model: scripted, ${model.url}):`,
+					`  ${label} (model: scripted, ${model.url}):`,
 					ask('How is the funnel?'),
 					ask(`Add Ana Lima, ana.lima@example.com to routine ${routines[0]?.id ?? '<routine id>'}`),
 				);
 				continue;
 			}
-			const method = String(hook.parameters?.httpMethod ?? 'GET');
-			const url = webhookUrl(webhookBase, workflow, hook.name);
 			lines.push(
 				method === 'POST'
-					? `  ${workflow.name}:\n    curl -s -X POST ${url} -H 'content-type: application/json' \\\n      -d '{"name":"Ana Souza","company":"Acme","email":"ana@example.com","phone":"+55 11 91234-5678"}'`
-					: `  ${workflow.name}:\n    curl -s ${url}`,
+					? `  ${label}:\n    curl -s -X POST ${url} -H 'content-type: application/json' \\\n      -d '{"name":"Ana Souza","company":"Acme","email":"ana@example.com","phone":"+55 11 91234-5678"}'`
+					: `  ${label}:\n    curl -s ${url}`,
 			);
 		}
 		const statusCurl = (id: string, status: string) =>
