@@ -16,6 +16,7 @@ import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../sandbox';
 import { demoLinks, demoPageLines } from './lib/demo-links';
 import { AGENT_EXAMPLE_DIR, demoConversations, ensureScriptedModelCredential, withOpenAiCredential } from './lib/demo-agent';
+import { importMcpExample } from './lib/demo-mcp';
 import { startScriptedModel, type ScriptedModel } from './lib/scripted-model';
 import { N8nClient } from './lib/n8n-client';
 import { startN8n, type RunningN8n } from './lib/n8n-process';
@@ -140,6 +141,9 @@ async function main() {
 			{ activate: () => true },
 		);
 		if (agent) imported.push(agent);
+		// The MCP server example: the same tools for any MCP client (assistants, IDEs, other agents).
+		const mcp = await importMcpExample(client, { credential }, webhookBase);
+		imported.push(...mcp.imported);
 		if (keep) {
 			// Kept workflows were activated by n8n at start, before the credential pointed at this run's sandbox:
 			// publish them again so the trigger registers its webhook with this sandbox.
@@ -189,6 +193,7 @@ async function main() {
 					: `  ${label}:\n    curl -s ${url}`,
 			);
 		}
+		lines.push(...mcp.lines);
 		const statusCurl = (id: string, status: string) =>
 			`    curl -s -X POST ${sandbox!.url}/__sandbox/prospections/${id}/status -H 'content-type: application/json' -d '{"status":"${status}"}'`;
 		if (toWin && toLose) {
