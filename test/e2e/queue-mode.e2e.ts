@@ -1,6 +1,6 @@
 /**
  * The package in n8n 2.41.1's queue mode: a main process, one webhook processor and two workers, sharing PostgreSQL,
- * Redis and one user folder with the packed package installed (test/e2e/support/queue-instance.ts). Deliveries reach
+ * Redis and one user folder with the packed package installed (test/e2e/support/instance.ts). Deliveries reach
  * the webhook processor, executions run on the workers, and two workers use one key at once. Steps run in order.
  * The compatibility results count this file as mode "queue" (summary-reporter.js).
  */
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { nodeOutput, type ExecutionSummary, type StoredWorkflow } from '../../scripts/lib/n8n-client';
 import { importWorkflows, readWorkflowFiles } from '../../scripts/lib/instance-setup';
 import { repoRoot } from '../../scripts/lib/provision';
-import { startQueueE2eInstance, type QueueE2eInstance } from './support/queue-instance';
+import { startQueueE2eInstance, type QueueE2eInstance } from './support/instance';
 import { chainWorkflow, prospectingNode, webhookTrigger } from './support/workflows';
 
 jest.setTimeout(180_000);
