@@ -216,3 +216,25 @@ export function triggerWorkflow(options: {
 		settings: { executionOrder: 'v1' },
 	};
 }
+
+/** n8n's own Webhook node answering on receipt, no verification: what the trigger is measured against. */
+export function plainWebhookWorkflow(name: string): WorkflowJson {
+	return {
+		name,
+		nodes: [
+			{
+				id: 'plain-hook',
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: 'bench-plain-webhook-id',
+				parameters: { httpMethod: 'POST', path: PLAIN_WEBHOOK_PATH, responseMode: 'onReceived', options: {} },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+export const PLAIN_WEBHOOK_PATH = 'bench-plain';
