@@ -11,6 +11,7 @@ import { nodeOutput, type ExecutionDetail, type StoredWorkflow, type WorkflowJso
 import { importWorkflows, readWorkflowFiles, webhookUrl } from '../../scripts/lib/instance-setup';
 import { repoRoot } from '../../scripts/lib/provision';
 import { startE2eInstance, type E2eInstance } from './support/instance';
+import { decideProspection, waitFor } from './support/waits';
 import { resourceWorkflows } from './support/workflows';
 
 jest.setTimeout(180_000);
@@ -71,16 +72,6 @@ function conversionFromSandbox() {
 }
 
 const ourWebhooks = () => e2e.sandbox.control.webhooks().filter((w) => w.url.startsWith(`${e2e.n8n.url}/webhook/`));
-
-async function waitFor<T>(what: string, probe: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (done(value)) return value;
-		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}: last value ${JSON.stringify(value).slice(0, 400)}`);
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
-}
 
 describe('the package installed in n8n', () => {
 	test('n8n loads both nodes and the credential type from the community package', async () => {
@@ -247,19 +238,12 @@ describe('the trigger in n8n (won/lost example)', () => {
 
 	/** Sets a prospection's status and returns the execution its event produced. */
 	async function decide(status: 'WON' | 'LOST', previousCount: number) {
-		const prospection = e2e.sandbox.control.prospections().find((p) => p.status === 'IN_PROGRESS')!;
-		await e2e.sandbox.control.setProspectionStatus(prospection.id, status);
-		const event = status === 'WON' ? 'prospection.won' : 'prospection.lost';
-		const delivery = await waitFor(
-			`the ${event} delivery`,
-			() => e2e.sandbox.control.deliveries().find((d) => d.event === event && d.settled && JSON.parse(d.body).data?.prospection?.id === prospection.id),
-			(d) => d !== undefined,
-		);
-		expect(delivery!.delivered).toBe(true);
+		const { prospection, delivery } = await decideProspection(e2e.sandbox, status);
+		expect(delivery.delivered).toBe(true);
 		const executions = await waitFor('the execution', successes, (list) => list.length >= previousCount + 1);
 		expect(executions).toHaveLength(previousCount + 1);
 		const execution = await e2e.client.getExecution(executions[0].id);
-		return { prospection, delivery: delivery!, execution };
+		return { prospection, delivery, execution };
 	}
 
 	/** n8n answers 404 on a production webhook path until the workflow is active; the trigger then refuses unsigned posts. */
