@@ -7,11 +7,12 @@ import { createHmac } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-import { nodeOutput, type ExecutionDetail, type StoredWorkflow, type WorkflowJson } from '../../scripts/lib/n8n-client';
-import { importWorkflows, readWorkflowFiles, webhookUrl } from '../../scripts/lib/instance-setup';
+import { nodeOutput, type StoredWorkflow, type WorkflowJson } from '../../scripts/lib/n8n-client';
+import { importWorkflows, readWorkflowFiles } from '../../scripts/lib/instance-setup';
 import { repoRoot } from '../../scripts/lib/provision';
 import { startE2eInstance, type E2eInstance } from './support/instance';
 import { decideProspection, waitFor } from './support/waits';
+import { runByWebhook as runWorkflowByWebhook, type WebhookCall } from './support/webhook-runs';
 import { resourceWorkflows } from './support/workflows';
 
 jest.setTimeout(180_000);
@@ -31,30 +32,8 @@ afterAll(async () => {
 });
 
 /** Calls a workflow's Webhook node and returns the finished execution it started. */
-async function runByWebhook(
-	workflow: StoredWorkflow,
-	options: { method?: 'GET' | 'POST'; body?: unknown; nodeName?: string } = {},
-): Promise<{ response: unknown; execution: ExecutionDetail }> {
-	const before = new Set((await e2e.client.listExecutions(workflow.id)).map((e) => e.id));
-	const url = webhookUrl(e2e.n8n.url, workflow, options.nodeName ?? 'Webhook');
-	const response = await fetch(url, {
-		method: options.method ?? 'POST',
-		headers: options.body === undefined ? {} : { 'content-type': 'application/json' },
-		body: options.body === undefined ? undefined : JSON.stringify(options.body),
-	});
-	const text = await response.text();
-	const executions = await e2e.client.waitForExecutions(workflow.id, before.size + 1);
-	const fresh = executions.filter((e) => !before.has(e.id));
-	expect(fresh).toHaveLength(1);
-	const execution = await e2e.client.getExecution(fresh[0].id);
-	if (!response.ok || execution.status !== 'success') {
-		throw new Error(
-			`Workflow "${workflow.name}" answered ${response.status} (${text.slice(0, 500)}), execution ${execution.status}: ` +
-				JSON.stringify(execution.data.resultData.error ?? {}),
-		);
-	}
-	return { response: text ? JSON.parse(text) : undefined, execution };
-}
+const runByWebhook = async (workflow: StoredWorkflow, call?: WebhookCall) =>
+	await runWorkflowByWebhook({ client: e2e.client, webhookBaseUrl: e2e.n8n.url }, workflow, call);
 
 /** Reads a list straight from the sandbox API (to compare with what the node returned). */
 async function apiTotal(pathAndQuery: string): Promise<number> {
