@@ -24,7 +24,7 @@ import { startQueueDeployment, type RunningQueueDeployment } from './queue-deplo
 export interface BootstrapOptions {
 	/** This run's folder: user/ (n8n's user folder), pack/ (the tarball), logs/ (every process's log). */
 	runDir: string;
-	/** Reuse user/ from an earlier run (database, credentials, workflows); by default it starts empty. */
+	/** Reuse user/ (database, credentials, workflows) and logs/ of an earlier run; by default both start empty. */
 	keep?: boolean;
 	/** Run `npm run build` first; the shell wrappers of the demo and the e2e suite have built already. */
 	build?: boolean;
@@ -72,7 +72,10 @@ export async function bootstrapN8n(options: BootstrapOptions): Promise<N8nInstan
 	const runtime = await ensureN8nRuntime();
 	const userFolder = path.join(options.runDir, 'user');
 	const logDir = path.join(options.runDir, 'logs');
-	if (!options.keep) rmSync(userFolder, { recursive: true, force: true });
+	if (!options.keep) {
+		rmSync(userFolder, { recursive: true, force: true });
+		rmSync(logDir, { recursive: true, force: true });
+	}
 	mkdirSync(logDir, { recursive: true });
 
 	if (options.build) {
