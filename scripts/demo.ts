@@ -1,7 +1,7 @@
 /**
  * `npm run demo`: the package running in a real n8n against the sandbox, on loopback only.
- * scripts/demo.sh builds the package first; this script provisions n8n (first time only), installs the packed
- * package as a community package, starts the sandbox and n8n, prepares the owner, the credential and the example
+ * scripts/demo.sh builds the package first; this script starts the sandbox, then n8n with the packed package
+ * installed (scripts/lib/bootstrap.ts: provisions n8n the first time), prepares the credential and the example
  * workflows, prints how to use them, and on Ctrl-C stops everything it started.
  *
  * Options: --fresh (default) starts from an empty n8n user folder; --keep reuses the previous one.
@@ -10,25 +10,21 @@
  *          process on --port, a webhook processor that receives the deliveries, and two workers; its database is
  *          fresh on every run.
  */
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 
 import { startSandbox, type RunningSandbox } from '../sandbox';
+import { bootstrapN8n, type N8nInstance } from './lib/bootstrap';
 import { demoLinks, demoPageLines } from './lib/demo-links';
 import { AGENT_EXAMPLE_DIR, demoConversations, ensureScriptedModelCredential, withOpenAiCredential } from './lib/demo-agent';
 import { importMcpExample } from './lib/demo-mcp';
+import { stopOnInterrupt } from './lib/interrupt';
 import { startScriptedModel, type ScriptedModel } from './lib/scripted-model';
-import { N8nClient } from './lib/n8n-client';
-import { startN8n, type RunningN8n } from './lib/n8n-process';
-import { installPackageTarball, packPackage } from './lib/package-install';
-import { freePort, preferredOrFreePort } from './lib/ports';
+import { preferredOrFreePort } from './lib/ports';
 import { ensureN8nRuntime, repoRoot } from './lib/provision';
-import { startQueueDeployment, type RunningQueueDeployment } from './lib/queue-deployment';
 import {
 	CREDENTIAL_NAME,
 	DEMO_OWNER,
 	ensureCredential,
-	ensureOwner,
 	importWorkflows,
 	readWorkflowFiles,
 } from './lib/instance-setup';
@@ -46,75 +42,36 @@ async function main() {
 	const queue = process.argv.includes('--queue');
 	// In queue mode the database lives in PostgreSQL's temporary folder: nothing to keep.
 	const keep = process.argv.includes('--keep') && !queue;
-	const runtime = await ensureN8nRuntime();
-	const demoRoot = path.join(runtime.cacheRoot, 'demo');
-	const userFolder = path.join(demoRoot, queue ? 'queue-user' : 'user');
-	if (!keep) rmSync(userFolder, { recursive: true, force: true });
-
-	say('Packing the package and installing the tarball into the n8n user folder (.n8n/nodes)');
-	const tarball = await packPackage(path.join(demoRoot, 'pack'));
-	const installed = await installPackageTarball(userFolder, tarball);
-	say(`Installed ${installed.name}@${installed.version} from ${path.relative(repoRoot, tarball) || tarball}`);
+	const runDir = path.join((await ensureN8nRuntime()).cacheRoot, 'demo', queue ? 'queue' : 'single');
 
 	let sandbox: RunningSandbox | undefined;
-	let n8n: RunningN8n | undefined;
+	let n8n: N8nInstance | undefined;
 	let model: ScriptedModel | undefined;
-	let deployment: RunningQueueDeployment | undefined;
-	let stopping = false;
-	const stopAll = async (code: number) => {
-		if (stopping) return;
-		stopping = true;
+	const stopAll = async () => {
 		say('Stopping n8n and the sandbox...');
 		await n8n?.stop().catch(() => undefined);
-		await deployment?.stop().catch(() => undefined);
 		await sandbox?.stop().catch(() => undefined);
 		await model?.stop().catch(() => undefined);
 		say('Stopped. Nothing is left running.');
-		process.exit(code);
 	};
-	process.on('SIGINT', () => void stopAll(0));
-	process.on('SIGTERM', () => void stopAll(0));
-	process.on('SIGHUP', () => void stopAll(0));
+	stopOnInterrupt(stopAll, 0);
 
 	try {
 		const sandboxPort = Number(argValue('--sandbox-port') ?? (await preferredOrFreePort(4010)));
 		sandbox = await startSandbox({ port: sandboxPort, host: '127.0.0.1' });
 		say(`Sandbox listening on ${sandbox.url}`);
 
-		const port = Number(argValue('--port') ?? (await preferredOrFreePort(5678)));
-		let editorUrl: string;
-		let webhookBase: string;
-		if (queue) {
-			say(`Starting n8n ${runtime.n8nVersion} in queue mode (about 40 s)`);
-			deployment = await startQueueDeployment({
-				runtime,
-				userFolder,
-				logDir: path.join(demoRoot, 'queue-logs'),
-				encryptionKey: DEMO_ENCRYPTION_KEY,
-				workers: 2,
-				mainPort: port,
-				pidDir: process.env.PROSPECTING_PID_DIR,
-				say,
-			});
-			editorUrl = deployment.url;
-			webhookBase = deployment.webhookUrl;
-		} else {
-			say(`Starting n8n ${runtime.n8nVersion} on http://127.0.0.1:${port} (about 15 s)`);
-			n8n = await startN8n({
-				runtime,
-				userFolder,
-				port,
-				brokerPort: await freePort(),
-				encryptionKey: DEMO_ENCRYPTION_KEY,
-				logFile: path.join(demoRoot, 'n8n.log'),
-				pidDir: process.env.PROSPECTING_PID_DIR,
-			});
-			editorUrl = n8n.url;
-			webhookBase = n8n.url;
-		}
-
-		const client = new N8nClient(editorUrl, runtime.n8nPackageDir);
-		await ensureOwner(client, DEMO_OWNER);
+		n8n = await bootstrapN8n({
+			runDir,
+			keep,
+			queue: queue ? { workers: 2 } : undefined,
+			port: Number(argValue('--port') ?? (await preferredOrFreePort(5678))),
+			encryptionKey: DEMO_ENCRYPTION_KEY,
+			say,
+		});
+		const { client, queue: deployment } = n8n;
+		const editorUrl = n8n.url;
+		const webhookBase = n8n.webhookUrl;
 		const credential = await ensureCredential(client, { baseUrl: sandbox.url, apiKey: sandbox.apiKey });
 		const test = await client.testCredential(credential);
 		say(`Credential "${CREDENTIAL_NAME}" test: ${test.status}${test.status === 'OK' ? '' : ` (${test.message})`}`);
@@ -211,7 +168,8 @@ async function main() {
 		await new Promise<never>(() => undefined);
 	} catch (error) {
 		say(`Failed: ${(error as Error).message}`);
-		await stopAll(1);
+		await stopAll();
+		process.exit(1);
 	}
 }
 

@@ -10,7 +10,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 import type { StoredWorkflow } from '../../scripts/lib/n8n-client';
 import { mcpServerUrl } from '../../scripts/lib/demo-mcp';
-import { startQueueE2eInstance, type QueueE2eInstance } from './support/queue-instance';
+import { startQueueE2eInstance, type QueueE2eInstance } from './support/instance';
 import { callTool, connectMcp, createActiveWorkflow, mcpExample, MCP_TOOL_NAMES } from './support/mcp';
 
 jest.setTimeout(180_000);
