@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { parseListPage } from '../shared/pages';
 import { buildApiError } from './errors';
 import type { ProspectingContext, ProspectingRequestOptions } from './request';
 import { prospectingApiRequest } from './request';
@@ -72,18 +73,15 @@ export async function prospectingApiPaginate(
 			...requestOptions,
 			qs: { ...(options.qs ?? {}), limit: pageSize, page },
 		});
-		if (!body || typeof body !== 'object' || !Array.isArray((body as IDataObject).data)) {
+		const listPage = parseListPage(body);
+		if (!listPage) {
 			throw buildApiError(node, {
 				message: `The answer for page ${page} of ${endpoint} has no data list`,
 				description: `Expected an object with a "data" array. Check the base URL in the credential. (item ${options.itemIndex ?? 0}, GET ${endpoint})`,
 				itemIndex: options.itemIndex,
 			});
 		}
-		const data = (body as { data: IDataObject[] }).data;
-		const meta =
-			(body as IDataObject).meta && typeof (body as IDataObject).meta === 'object'
-				? ((body as IDataObject).meta as IDataObject)
-				: undefined;
+		const { records: data, meta } = listPage;
 
 		// A service that ignores `page` would otherwise return page 1 forever.
 		const pageIds = JSON.stringify(data.map((record) => recordId(record) ?? null));

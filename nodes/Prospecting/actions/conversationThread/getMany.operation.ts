@@ -1,24 +1,16 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { prospectingApiPaginate } from '../../transport';
-import { listOptions, returnAllAndLimit } from '../common.descriptions';
-import { additionalQuery, listSettings, oneOf, queryName, toItems } from '../helpers';
+import { filtersCollection, listOptions, returnAllAndLimit } from '../common.descriptions';
+import { listSettings } from '../listSettings';
+import { toItems } from '../output';
+import { additionalQuery, optionalOneOf, queryName } from '../parameters';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
+	filtersCollection(
+		[
 			{
 				displayName: 'Channel',
 				name: 'channel',
@@ -28,23 +20,23 @@ const properties: INodeProperties[] = [
 				options: [
 					{ name: 'Email', value: 'EMAIL' },
 					{ name: 'WhatsApp', value: 'WHATSAPP' },
-				],
-			},
 		],
 	},
-	listOptions({
-		order: 'free',
-		extra: [
-			{
-				displayName: 'Channel Parameter Name',
-				name: 'channelParameterName',
-				type: 'string',
-				default: 'channel',
-				description:
-					'Name of the query parameter that carries the channel filter. The service does not publish it; change it if the filter has no effect.',
-			},
-		],
-	}),
+	],
+),
+listOptions({
+	order: 'free',
+	extra: [
+		{
+			displayName: 'Channel Parameter Name',
+			name: 'channelParameterName',
+			type: 'string',
+			default: 'channel',
+			description:
+				'Name of the query parameter that carries the channel filter. The service does not publish it; change it if the filter has no effect.',
+		},
+	],
+}),
 ];
 
 const displayOptions = { show: { resource: ['conversationThread'], operation: ['getMany'] } };
@@ -52,33 +44,30 @@ const displayOptions = { show: { resource: ['conversationThread'], operation: ['
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const { paginate, options } = listSettings.call(this, i);
-	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
-	const qs: IDataObject = { ...paginate.qs };
-	const noChannel =
-		filters.channel === undefined ||
-		(typeof filters.channel === 'string' && filters.channel.trim() === '');
-	if (!noChannel) {
-		const channel = oneOf.call(
-			this,
-			i,
-			'filters.channel',
-			filters.channel,
-			['WHATSAPP', 'EMAIL'] as const,
-			'WHATSAPP',
-		);
-		const parameterName = queryName.call(
-			this,
-			i,
-			'options.channelParameterName',
-			options.channelParameterName ?? 'channel',
-		);
-		qs[parameterName] = channel;
-	}
-	Object.assign(qs, additionalQuery.call(this, i, options));
-	const threads = await prospectingApiPaginate.call(this, '/conversations/threads', {
-		...paginate,
-		qs,
-	});
-	return toItems(threads);
+const { paginate, options } = listSettings.call(this, i);
+const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+const qs: IDataObject = { ...paginate.qs };
+const channel = optionalOneOf.call(
+	this,
+	i,
+	'filters.channel',
+	filters.channel,
+	['WHATSAPP', 'EMAIL'] as const,
+	'WHATSAPP',
+);
+if (channel) {
+	const parameterName = queryName.call(
+		this,
+		i,
+		'options.channelParameterName',
+		options.channelParameterName ?? 'channel',
+	);
+	qs[parameterName] = channel;
+}
+Object.assign(qs, additionalQuery.call(this, i, options));
+const threads = await prospectingApiPaginate.call(this, '/conversations/threads', {
+	...paginate,
+	qs,
+});
+return toItems(threads);
 }

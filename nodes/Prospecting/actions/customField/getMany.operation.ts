@@ -1,14 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { prospectingApiPaginate } from '../../transport';
 import { listOptions, returnAllAndLimit } from '../common.descriptions';
-import { additionalQuery, listSettings, toItems } from '../helpers';
+import { listSettings } from '../listSettings';
+import { toItems } from '../output';
+import { additionalQuery } from '../parameters';
 
 const properties: INodeProperties[] = [...returnAllAndLimit, listOptions({ order: 'free' })];
 

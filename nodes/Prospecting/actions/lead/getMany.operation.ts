@@ -1,24 +1,16 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { prospectingApiPaginate } from '../../transport';
-import { listOptions, multiValueFilter, returnAllAndLimit } from '../common.descriptions';
-import { additionalQuery, listSettings, multiValues, queryText, toItems } from '../helpers';
+import { filtersCollection, listOptions, multiValueFilter, returnAllAndLimit } from '../common.descriptions';
+import { listSettings } from '../listSettings';
+import { toItems } from '../output';
+import { additionalQuery, multiValues, queryText } from '../parameters';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
+	filtersCollection(
+		[
 			multiValueFilter('Created By IDs', 'createdByIds', 'leads created by these users'),
 			multiValueFilter('Routine IDs', 'routineIds', 'leads in these routines'),
 			{
@@ -37,7 +29,7 @@ const properties: INodeProperties[] = [
 				description: 'Only leads with this status, as the service names it',
 			},
 		],
-	},
+	),
 	listOptions({ order: 'free', orderFallback: 'createdAt', multiValue: true }),
 ];
 

@@ -1,14 +1,12 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { pathSegment, prospectingApiPaginate } from '../../transport';
+import { prospectingApiPaginate } from '../../transport';
 import { listOptions, returnAllAndLimit } from '../common.descriptions';
-import { additionalQuery, listSettings, toItems } from '../helpers';
+import { listSettings } from '../listSettings';
+import { toItems } from '../output';
+import { additionalQuery } from '../parameters';
+import { pathSegment } from '../pathSegment';
 
 const properties: INodeProperties[] = [
 	{

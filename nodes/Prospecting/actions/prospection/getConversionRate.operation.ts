@@ -1,32 +1,14 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { MultiValueFormat } from '../../transport';
 import { prospectingApiPaginate, prospectingApiRequest } from '../../transport';
-import {
-	additionalQueryOption,
-	maxRateLimitWaitOption,
-	multiValueFormatOption,
-} from '../common.descriptions';
-import { additionalQuery, maxRateLimitWait, oneOf } from '../helpers';
+import { additionalQueryOption, filtersCollection, maxRateLimitWaitOption, multiValueFormatOption } from '../common.descriptions';
+import { additionalQuery, maxRateLimitWait, oneOf } from '../parameters';
 import { prospectionScopeFilters, prospectionScopeQuery } from './filters';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			...prospectionScopeFilters,
-		],
-	},
+	filtersCollection(prospectionScopeFilters),
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -1,26 +1,18 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { PROSPECTION_STATUSES, prospectionStatusOptions } from '../../shared/statuses';
 import { prospectingApiPaginate } from '../../transport';
-import { listOptions, returnAllAndLimit } from '../common.descriptions';
-import { additionalQuery, listSettings, oneOf, toItems } from '../helpers';
+import { filtersCollection, listOptions, returnAllAndLimit } from '../common.descriptions';
+import { listSettings } from '../listSettings';
+import { toItems } from '../output';
+import { additionalQuery, optionalOneOf } from '../parameters';
 import { prospectionScopeFilters, prospectionScopeQuery } from './filters';
-import { PROSPECTION_STATUSES, prospectionStatusOptions } from './statuses';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
+	filtersCollection(
+		[
 			...prospectionScopeFilters,
 			{
 				displayName: 'Status',
@@ -31,7 +23,7 @@ const properties: INodeProperties[] = [
 				options: prospectionStatusOptions,
 			},
 		],
-	},
+	),
 	listOptions({ order: 'free', orderFallback: 'createdAt', multiValue: true }),
 ];
 
@@ -45,19 +37,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const qs: IDataObject = {
 		...paginate.qs,
 		// No status (or a blank one) means every status.
-		status:
-			typeof filters.status === 'string' && filters.status.trim() === ''
-				? undefined
-				: filters.status === undefined
-					? undefined
-					: oneOf.call(
-							this,
-							i,
-							'filters.status',
-							filters.status,
-							PROSPECTION_STATUSES,
-							'IN_PROGRESS',
-						),
+		status: optionalOneOf.call(
+			this,
+			i,
+			'filters.status',
+			filters.status,
+			PROSPECTION_STATUSES,
+			'IN_PROGRESS',
+		),
 		...prospectionScopeQuery.call(this, i, filters),
 		...additionalQuery.call(this, i, options),
 	};

@@ -1,24 +1,16 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { prospectingApiPaginate } from '../../transport';
-import { listOptions, multiValueFilter, returnAllAndLimit } from '../common.descriptions';
-import { additionalQuery, listSettings, multiValues, queryText, toItems } from '../helpers';
+import { filtersCollection, listOptions, multiValueFilter, returnAllAndLimit } from '../common.descriptions';
+import { listSettings } from '../listSettings';
+import { toItems } from '../output';
+import { additionalQuery, multiValues, queryText } from '../parameters';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
+	filtersCollection(
+		[
 			multiValueFilter(
 				'Acquisition Types',
 				'acquisitionTypes',
@@ -33,7 +25,7 @@ const properties: INodeProperties[] = [
 				description: 'Only routines with this status, as the service names it',
 			},
 		],
-	},
+	),
 	listOptions({ order: 'free', multiValue: true }),
 ];
 

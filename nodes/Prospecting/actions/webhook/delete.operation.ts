@@ -1,22 +1,14 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	asNodeError,
-	guardWrite,
-	isResponseLostError,
-	pathSegment,
-	prospectingApiRequest,
-} from '../../transport';
+import { unwrapRecord } from '../../shared/records';
+import { listWebhooks } from '../../shared/webhooks';
+import { asNodeError, isResponseLostError, prospectingApiRequest } from '../../transport';
 import { callOptions } from '../common.descriptions';
+import { guardWrite } from '../dryRun';
 import { dryRunProperties } from '../dryRun.description';
-import { maxRateLimitWait, quoted, unwrapRecord } from '../helpers';
-import { listWebhooks } from './list';
+import { maxRateLimitWait, quoted } from '../parameters';
+import { pathSegment } from '../pathSegment';
 
 const properties: INodeProperties[] = [
 	{

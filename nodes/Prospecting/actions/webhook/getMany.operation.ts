@@ -1,14 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { listWebhooks } from '../../shared/webhooks';
 import { callOptions, returnAllAndLimit } from '../common.descriptions';
-import { maxRateLimitWait, returnAllAndLimitValues, toItems } from '../helpers';
-import { listWebhooks } from './list';
+import { returnAllAndLimitValues } from '../listSettings';
+import { toItems } from '../output';
+import { maxRateLimitWait } from '../parameters';
 
 const properties: INodeProperties[] = [...returnAllAndLimit, callOptions()];
 
