@@ -1,7 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { filtersCollection, multiValueFilter } from './actions/common.descriptions';
+import { filtersCollection, multiValueFilter, textFilter } from './actions/common.descriptions';
 import { prospectionScopeFilters } from './actions/prospection/filters';
 import { pollProspecting } from './polling/poll';
 import { prospectionStatusOptions } from './shared/statuses';
@@ -95,13 +95,7 @@ export class ProspectingPollTrigger implements INodeType {
 			filtersCollection(
 				[
 					multiValueFilter('Created By IDs', 'createdByIds', 'leads created by these users'),
-					{
-						displayName: 'Lead Status',
-						name: 'leadStatus',
-						type: 'string',
-						default: '',
-						description: 'Only leads with this status',
-					},
+					textFilter('Lead Status', 'leadStatus', 'Only leads with this status'),
 					multiValueFilter('Routine IDs', 'routineIds', 'leads in these routines'),
 					multiValueFilter('Source IDs', 'sourceIds', 'leads from these sources'),
 				],

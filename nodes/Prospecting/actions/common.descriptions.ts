@@ -169,6 +169,23 @@ function optionsCollection(options: INodeProperties[]): INodeProperties {
 	};
 }
 
+/** The Additional Fields collection of a write. */
+export function additionalFieldsCollection(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options,
+	};
+}
+
+/** A one-text filter. */
+export function textFilter(displayName: string, name: string, description: string): INodeProperties {
+	return { displayName, name, type: 'string', default: '', description };
+}
+
 /** The Filters collection of a list; `displayOptions` where it shows only for some choices. */
 export function filtersCollection(
 	options: INodeProperties[],

@@ -5,6 +5,20 @@ import type { MultiValueFormat, PaginateOptions } from '../transport';
 import { DEFAULT_PAGE_SIZE } from '../transport';
 import { booleanValue, maxRateLimitWait, oneOf, optionalOneOf, positiveInteger, queryText } from './parameters';
 
+const ORDER_DIRECTIONS = ['asc', 'desc'] as const;
+const MULTI_VALUE_FORMATS: readonly MultiValueFormat[] = ['repeat', 'brackets', 'comma'];
+
+/** How multi-value query parameters are written, from the Options collection. */
+export function readMultiValueFormat(
+	this: IExecuteFunctions,
+	i: number,
+	options: IDataObject,
+): MultiValueFormat {
+	const format = options.multiValueFormat;
+	const field = 'options.multiValueFormat';
+	return oneOf.call(this, i, field, format, MULTI_VALUE_FORMATS, 'repeat') as MultiValueFormat;
+}
+
 /** Return All and Limit of a list, checked: `limit` is undefined when everything is wanted. */
 export function returnAllAndLimitValues(
 	this: IExecuteFunctions,
@@ -34,34 +48,15 @@ export function listSettings(
 ): { paginate: PaginateOptions; options: IDataObject } {
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const { returnAll, limit } = returnAllAndLimitValues.call(this, i);
-	const pageSize = positiveInteger.call(
-		this,
-		i,
-		'options.pageSize',
-		options.pageSize,
-		DEFAULT_PAGE_SIZE,
-	);
+	const pageSize = positiveInteger.call(this, i, 'options.pageSize', options.pageSize, DEFAULT_PAGE_SIZE);
 	const qs: IDataObject = {};
 	const orderBy =
 		queryText.call(this, i, 'options.orderBy', options.orderBy ?? orderFallback) || orderFallback;
-	const orderDirection = optionalOneOf.call(
-		this,
-		i,
-		'options.orderDirection',
-		options.orderDirection,
-		['asc', 'desc'] as const,
-		'asc',
-	);
+	const direction = options.orderDirection;
+	const orderDirection = optionalOneOf.call(this, i, 'options.orderDirection', direction, ORDER_DIRECTIONS, 'asc');
 	if (orderBy) qs.orderBy = orderBy;
 	if (orderBy || orderDirection) qs.orderDirection = orderDirection ?? 'asc';
-	const multiValueFormat = oneOf.call(
-		this,
-		i,
-		'options.multiValueFormat',
-		options.multiValueFormat,
-		['repeat', 'brackets', 'comma'] as const,
-		'repeat',
-	) as MultiValueFormat;
+	const multiValueFormat = readMultiValueFormat.call(this, i, options);
 	return {
 		options,
 		paginate: {

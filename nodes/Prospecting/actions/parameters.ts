@@ -248,6 +248,15 @@ export function maxRateLimitWait(this: IExecuteFunctions, i: number, options: ID
 	return number;
 }
 
+/** The request settings of one call for item `i`: the item, and its Max Rate Limit Wait option. */
+export function callSettings(
+	this: IExecuteFunctions,
+	i: number,
+): { itemIndex: number; maxRateLimitWaitSeconds: number } {
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	return { itemIndex: i, maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options) };
+}
+
 /** Query parameters from the "Additional Query Parameters" option. */
 export function additionalQuery(
 	this: IExecuteFunctions,

@@ -5,11 +5,11 @@ import { EVENT_KIND_RULE, isEventKind } from '../../shared/eventKinds';
 import { unwrapRecord } from '../../shared/records';
 import { listWebhooks } from '../../shared/webhooks';
 import { asNodeError, isResponseLostError, prospectingApiRequest, withNote } from '../../transport';
-import { callOptions } from '../common.descriptions';
+import { additionalFieldsCollection, callOptions } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
 import { dryRunProperties } from '../dryRun.description';
 import { inputError } from '../inputError';
-import { maxRateLimitWait, multiValues, quoted, requiredText } from '../parameters';
+import { callSettings, multiValues, quoted, requiredText } from '../parameters';
 
 const properties: INodeProperties[] = [
 	{
@@ -47,23 +47,16 @@ const properties: INodeProperties[] = [
 			{ name: 'Prospection Won', value: 'prospection.won' },
 		],
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Other Events',
-				name: 'otherEvents',
-				type: 'string',
-				default: '',
-				placeholder: 'prospection.created',
-				description: 'Event kinds not in the list, separated by commas',
-			},
-		],
-	},
+	additionalFieldsCollection([
+		{
+			displayName: 'Other Events',
+			name: 'otherEvents',
+			type: 'string',
+			default: '',
+			placeholder: 'prospection.created',
+			description: 'Event kinds not in the list, separated by commas',
+		},
+	]),
 	callOptions(),
 	...dryRunProperties,
 ];
@@ -111,11 +104,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	].filter((event, index, all) => all.indexOf(event) === index);
 	if (events.length === 0)
 		throw inputError(this.getNode(), i, 'events', 'choose at least one event');
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const settings = {
-		itemIndex: i,
-		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
-	};
+	const settings = callSettings.call(this, i);
 
 	const dryRun = await guardWrite.call(this, {
 		operation: 'Webhook Create',
