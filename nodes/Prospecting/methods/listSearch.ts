@@ -1,7 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { parseListPage } from '../shared/pages';
-import { prospectingApiRequest } from '../transport';
+import { parseListPage, prospectingApiRequest } from '../transport';
 
 const PAGE_SIZE = 100;
 

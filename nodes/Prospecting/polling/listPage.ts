@@ -1,8 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { parseListPage } from '../shared/pages';
-import { prospectingApiRequest } from '../transport';
+import { parseListPage, prospectingApiRequest } from '../transport';
 
 /** Records per read: the most the service is known to accept, so a poll costs as few reads as it can. */
 export const POLL_PAGE_SIZE = 100;
