@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { booleanValue } from './parameters';
 
-import { booleanValue } from './helpers';
 
 /**
  * Whether the node runs as an AI agent's tool. n8n builds the tool form of a node as a type whose name ends

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { prospectingApiRequest } from '../transport';
+import { parseListPage, prospectingApiRequest } from '../transport';
 
 const PAGE_SIZE = 100;
 
@@ -22,7 +22,8 @@ export async function searchRoutines(
 	const body = await prospectingApiRequest.call(this, 'GET', '/routines', {
 		qs: { limit: PAGE_SIZE, page },
 	});
-	const routines = Array.isArray(body?.data) ? (body.data as IDataObject[]) : [];
+	const listPage = parseListPage(body);
+	const routines = listPage?.records ?? [];
 	const needle = (filter ?? '').trim().toLowerCase();
 	const results = routines
 		.filter((routine) => routine && routine.id !== undefined)
@@ -33,7 +34,7 @@ export async function searchRoutines(
 				entry.name.toLowerCase().includes(needle) ||
 				entry.value.toLowerCase().includes(needle),
 		);
-	const totalPages = Number(body?.meta?.totalPages);
+	const totalPages = Number(listPage?.meta?.totalPages);
 	const more = Number.isFinite(totalPages) ? page < totalPages : routines.length >= PAGE_SIZE;
 	return { results, paginationToken: more && routines.length > 0 ? page + 1 : undefined };
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { multiValueFilter } from '../common.descriptions';
-import { multiValues, queryText } from '../helpers';
+import { multiValues, queryText } from '../parameters';
 
 /** Filters that narrow which prospections are read, shared by Get Many and Get Conversion Rate. */
 export const prospectionScopeFilters: INodeProperties[] = [

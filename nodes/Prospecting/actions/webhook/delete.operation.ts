@@ -1,22 +1,14 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	asNodeError,
-	guardWrite,
-	isResponseLostError,
-	pathSegment,
-	prospectingApiRequest,
-} from '../../transport';
+import { unwrapRecord } from '../../shared/records';
+import { listWebhooks } from '../../shared/webhooks';
+import { asNodeError, isResponseLostError, prospectingApiRequest } from '../../transport';
 import { callOptions } from '../common.descriptions';
+import { guardWrite } from '../dryRun';
 import { dryRunProperties } from '../dryRun.description';
-import { maxRateLimitWait, quoted, unwrapRecord } from '../helpers';
-import { listWebhooks } from './list';
+import { callSettings, quoted } from '../parameters';
+import { pathSegment } from '../pathSegment';
 
 const properties: INodeProperties[] = [
 	{
@@ -40,11 +32,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const rawId = this.getNodeParameter('webhookId', i, '') as unknown;
 	const id = pathSegment(this.getNode(), i, 'webhookId', rawId);
 	const plainId = String(rawId).trim();
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const settings = {
-		itemIndex: i,
-		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
-	};
+	const settings = callSettings.call(this, i);
 	const dryRun = await guardWrite.call(this, {
 		operation: 'Webhook Delete',
 		itemIndex: i,
