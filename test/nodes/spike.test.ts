@@ -122,7 +122,10 @@ const formPosts = (prefix: string) =>
 		email: `${prefix}.${index}@example.com`,
 	}));
 
-function expectEveryPostOnce(posts: Array<{ email: string }>, runs: Awaited<ReturnType<typeof spike>>) {
+function expectEveryPostOnce(
+	posts: Array<{ email: string }>,
+	runs: Awaited<ReturnType<typeof spike>>,
+) {
 	expect(runs.map((run) => run.error?.message).filter(Boolean)).toEqual([]);
 	const requests = sandbox.control.requests();
 	const refusals = {
@@ -130,11 +133,15 @@ function expectEveryPostOnce(posts: Array<{ email: string }>, runs: Awaited<Retu
 		write: refusalsPerWindow(requests, 'write'),
 	};
 	// Compared whole, so a failure shows the count of every window.
-	expect(refusals).toEqual({ read: refusals.read.map(() => 0), write: refusals.write.map(() => 0) });
+	expect(refusals).toEqual({
+		read: refusals.read.map(() => 0),
+		write: refusals.write.map(() => 0),
+	});
 	const emails = sandbox.control.leads().flatMap((lead) => lead.emails.map((email) => email.value));
 	for (const post of posts) expect(emails.filter((email) => email === post.email)).toHaveLength(1);
 	const adds = requests.filter(
-		(request) => request.method === 'POST' && request.path.endsWith('/lead') && request.status < 300,
+		(request) =>
+			request.method === 'POST' && request.path.endsWith('/lead') && request.status < 300,
 	);
 	expect(adds).toHaveLength(posts.length);
 	const added = sandbox.control

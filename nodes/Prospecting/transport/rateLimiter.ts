@@ -150,7 +150,10 @@ export class RateBudget {
 		});
 		try {
 			// pause(0) raises n8n's cancellation error for an aborted signal; without that support, wait on.
-			await Promise.race([answer, aborted.then(async () => await pause(0, signal)).then(async () => await answer)]);
+			await Promise.race([
+				answer,
+				aborted.then(async () => await pause(0, signal)).then(async () => await answer),
+			]);
 		} finally {
 			if (onAbort) signal.removeEventListener('abort', onAbort);
 		}
@@ -169,7 +172,8 @@ export class RateBudget {
 	private windowEnd(): number | undefined {
 		const { resetAt, refusedUntil, windowSeenAt } = this.state;
 		if (resetAt === undefined) return undefined;
-		if (refusedUntil !== undefined || windowSeenAt === undefined || !(this.windowMs > 0)) return resetAt;
+		if (refusedUntil !== undefined || windowSeenAt === undefined || !(this.windowMs > 0))
+			return resetAt;
 		return Math.min(resetAt, windowSeenAt + this.windowMs);
 	}
 
