@@ -26,7 +26,7 @@ beforeEach(async () => {
 	);
 	earlier = sandbox.control.requests().length;
 	// Every call takes a while, as on a real network: two posts overlap for sure.
-	sandbox.control.injectFault({ kind: 'latency', ms: 150 });
+	sandbox.control.injectFault({ kind: 'latency', ms: 400 });
 });
 
 const post = (email: string, name = 'Rita') =>

@@ -159,3 +159,30 @@ it('after the window turns, a window spent before any of its answers waits for o
 	await pending;
 	expect(third).toBe(true);
 });
+
+it('keeps the figures of an answer from the next window that arrives while waiting for the window to end', async () => {
+	const budget = new RateBudget();
+	budget.windowMs = 1_000;
+	const twoPerWindow = (remaining: number, resetAt: number) => ({
+		'x-ratelimit-limit': '2',
+		'x-ratelimit-remaining': String(remaining),
+		'x-ratelimit-reset': String(resetAt),
+	});
+	budget.release(twoPerWindow(1, Date.now() + 100), 200);
+	await budget.acquire(); // A: the last call of this window, still in flight
+	const second = budget.acquire(); // B waits for the window to end
+	await settle();
+	// A reached the service after its window ended: it was counted in the next one, which has 1 call left.
+	budget.release(twoPerWindow(1, Date.now() + 1_100), 200);
+	await second;
+	const abort = new AbortController();
+	let third = false;
+	const pending = budget.acquire(undefined, abort.signal).then(
+		() => (third = true),
+		() => undefined,
+	);
+	await settle();
+	expect(third).toBe(false);
+	abort.abort();
+	await pending;
+});

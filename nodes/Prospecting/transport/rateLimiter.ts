@@ -130,7 +130,8 @@ export class RateBudget {
 					await pause(wait, signal);
 					waited += wait;
 				}
-				this.startNextWindow();
+				// A call in flight may have been answered from the next window meanwhile: that answer stands.
+				if (this.windowEnd() === windowEnd) this.startNextWindow();
 			}
 			if (state.remaining !== undefined) state.remaining -= 1;
 			state.inFlight += 1;
