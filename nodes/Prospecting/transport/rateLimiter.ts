@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 
+import { OthersEstimate } from './othersEstimate';
 import { pause } from './pause';
 
 /**
@@ -86,6 +87,9 @@ export class RateBudget {
 
 	private queue: Promise<unknown> = Promise.resolve();
 
+	/** Other clients of the key (other workers): their calls per round trip, and the calls left to them. */
+	readonly others = new OthersEstimate();
+
 	/** Whether any call of this budget has been answered: before that the limit is unknown. */
 	private answered = false;
 
@@ -116,7 +120,8 @@ export class RateBudget {
 					await this.nextAnswer(signal);
 					continue;
 				}
-				if (state.remaining === undefined || state.remaining > 0) break;
+				// The last calls of a window are left to other clients whose calls are already on their way.
+				if (state.remaining === undefined || state.remaining > this.others.reserve(state.limit)) break;
 				const windowEnd = this.windowEnd();
 				if (windowEnd === undefined) {
 					// Only an answer can tell when this window ends; with none to come, one call asks.
@@ -237,6 +242,9 @@ export class RateBudget {
 				state.lowestAnnounced = remaining;
 				state.remaining = remaining - state.inFlight;
 			} else {
+				if (status !== 429 && state.lowestAnnounced !== undefined) {
+					this.others.observe(state.lowestAnnounced, remaining, state.inFlight);
+				}
 				state.lowestAnnounced = Math.min(state.lowestAnnounced ?? remaining, remaining);
 				// Answers may arrive in another order than the service counted the calls, so the lowest figure
 				// announced in this window is the best one. Every call counted after it is still in flight
