@@ -59,6 +59,8 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 /** Reads are safe to repeat: this many retries after 5xx, dropped connections or non-JSON answers. */
 const MAX_READ_RETRIES = 4;
 const READ_RETRY_BASE_MS = 300;
+/** After a call's own 429 wait, how far past the maximum the budget's hold may still be (timer jitter). */
+const OWN_REFUSAL_GRACE_MS = 1000;
 
 interface ProspectingCredentials {
 	baseUrl: string;
@@ -222,10 +224,12 @@ export async function prospectingApiRequest(
 
 	for (;;) {
 		attempts += 1;
-		// An earlier call of this key was told to wait longer than this call may: fail now, send nothing.
-		// (After this call's own refusals, the checks below apply.)
-		const heldMs = refusals === 0 ? budget.refusalWaitMs() : 0;
-		if (heldMs > 0 && heldMs > maxWaitMs - rateLimitWaitedMs) {
+		// A refusal (an earlier call's, or this call's own in the middle of a window) holds the budget longer than
+		// this call may still wait: fail now, send nothing. After its own wait a call gets a second's grace for
+		// timer jitter, so a Retry-After that just fits the maximum is still sat out.
+		const heldMs = budget.refusalWaitMs();
+		const graceMs = refusals > 0 ? OWN_REFUSAL_GRACE_MS : 0;
+		if (heldMs > 0 && heldMs > maxWaitMs - rateLimitWaitedMs + graceMs) {
 			throw errorFromRateLimit(
 				node,
 				{

@@ -1,0 +1,51 @@
+/**
+ * Max Rate Limit Wait is the most a call waits out refusals, including the wait for the window that a
+ * refusal leaves closed: a short Retry-After in the middle of a long window does not stretch it.
+ */
+import { startSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
+import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { expectNoSecret, runNode } from './support';
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+	// A long window: once a call has been answered, the budget knows the window ends about 30 s later.
+	sandbox = await startSandbox({ windowSeconds: 30, dataset: { customFields: 3 } });
+});
+afterAll(async () => await sandbox.stop());
+beforeEach(() => {
+	resetBudgets();
+	sandbox.control.reset();
+});
+
+const listCustomFields = (maxRateLimitWait: number) =>
+	runNode(
+		{ resource: 'customField', operation: 'getMany', returnAll: true, options: { maxRateLimitWait } },
+		{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
+	);
+
+it('fails naming the maximum when a refusal in the middle of a window would hold the call past Max Rate Limit Wait', async () => {
+	expect((await listCustomFields(3)).error).toBeUndefined();
+	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 1 });
+
+	const run = await listCustomFields(3);
+
+	expect(run.error?.message).toMatch(/\(maximum 3 s\)$/);
+	expect(run.error?.description).toMatch(/asked to wait \d+(\.\d)? s/);
+	// The refused call was not sent again: one answer before, one refusal now.
+	expect(sandbox.control.requests().map((request) => request.status)).toEqual([200, 429]);
+	expectNoSecret(run, sandbox.apiKey);
+});
+
+it('still retries after the refusal when what the window leaves fits in Max Rate Limit Wait', async () => {
+	expect((await listCustomFields(60)).error).toBeUndefined();
+	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 1 });
+	// Only the refusal's own Retry-After (1 s) is waited for when the window is reopened by a fresh budget.
+	resetBudgets();
+
+	const run = await listCustomFields(3);
+
+	expect(run.error).toBeUndefined();
+	expect(run.items).toHaveLength(3);
+	expect(sandbox.control.requests().map((request) => request.status)).toEqual([200, 429, 200]);
+});
