@@ -129,4 +129,4 @@ it('creates exactly 500 leads in a bulk run with answers lost at random after co
 			`bulk${index}@example.com`,
 		);
 	});
-});
+}, 120_000);
