@@ -1,3 +1,7 @@
+const os = require('node:os');
+
+const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+
 /**
  * Unit and integration tests: in process, against a sandbox started per suite on loopback.
  *
@@ -13,7 +17,8 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json', diagnostics: false }],
 	},
-	maxWorkers: '200%',
+	// A number: jest reads a percentage above 100 % as a count ('200%' would be 200 workers).
+	maxWorkers: Math.max(2, cores * 2),
 	testSequencer: '<rootDir>/test/sequencer.js',
 	testTimeout: 60_000,
 };
