@@ -1,4 +1,14 @@
-/** Unit and integration tests: in process, against a sandbox started per suite on loopback. */
+const os = require('node:os');
+
+const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+
+/**
+ * Unit and integration tests: in process, against a sandbox started per suite on loopback.
+ *
+ * Most suites spend their time waiting on loopback HTTP and child processes rather than computing, so
+ * jest runs two workers per core (jest's default is one less than the cores: a single worker on a
+ * 2-core machine). Suites start longest first (test/sequencer.js).
+ */
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
@@ -7,5 +17,8 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json', diagnostics: false }],
 	},
+	// A number: jest reads a percentage above 100 % as a count ('200%' would be 200 workers).
+	maxWorkers: Math.max(2, cores * 2),
+	testSequencer: '<rootDir>/test/sequencer.js',
 	testTimeout: 60_000,
 };

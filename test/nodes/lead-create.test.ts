@@ -2,7 +2,7 @@
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { expectNoSecret, runNode } from './support';
+import { expectNoSecret, runNode, runNodeOnClock } from './support';
 
 let sandbox: RunningSandbox;
 let connection: { baseUrl: string; apiKey: string };
@@ -103,7 +103,8 @@ it('creates exactly 500 leads in a bulk run with answers lost at random after co
 		email: `bulk${index}@example.com`,
 		name: `Bulk ${index}`,
 	}));
-	const run = await runNode(
+	// The node's pauses before it looks for a lead whose answer was lost run on the controlled clock.
+	const run = await runNodeOnClock(
 		{
 			resource: 'lead',
 			operation: 'create',

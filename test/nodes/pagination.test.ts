@@ -4,7 +4,7 @@ import * as http from 'node:http';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { jsonOf, runNode } from './support';
+import { jsonOf, runNode, runNodeOnClock } from './support';
 
 let sandbox: RunningSandbox;
 let connection: { baseUrl: string; apiKey: string };
@@ -161,7 +161,7 @@ it('retries reads answered 503 or dropped, and ends with exactly the records the
 		pathPrefix: '/api/v1/leads',
 	});
 	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 2, methods: ['GET'] });
-	const run = await runNode(
+	const run = await runNodeOnClock(
 		{ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 5 } },
 		connection,
 	);
@@ -180,13 +180,13 @@ it('retries reads answered 503 or dropped, and ends with exactly the records the
 
 it('retries a page that is not JSON, and gives a clear error when it never is', async () => {
 	sandbox.control.injectFault({ kind: 'malformed', count: 1, body: '<html>proxy error</html>' });
-	const recovered = await runNode(customFields({ returnAll: true }), connection);
+	const recovered = await runNodeOnClock(customFields({ returnAll: true }), connection);
 	expect(recovered.error).toBeUndefined();
 	expect(recovered.items).toHaveLength(6);
 
 	sandbox.control.reset();
 	sandbox.control.injectFault({ kind: 'malformed', count: 20, body: '<html>proxy error</html>' });
-	const failed = await runNode(customFields({ returnAll: true }), connection);
+	const failed = await runNodeOnClock(customFields({ returnAll: true }), connection);
 	expect(failed.error?.message).toMatch(/not JSON/);
 	expect(pagesRead('/custom-fields')).toHaveLength(5);
 });

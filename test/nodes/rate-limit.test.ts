@@ -1,8 +1,13 @@
-/** Rate limits: waiting before a refusal, 429 with Retry-After and doubling, giving up, the shared budget. */
+/**
+ * Rate limits: waiting before a refusal, 429 with Retry-After and doubling, giving up, the shared budget.
+ * Every run is on a controlled clock shared by the node and the sandbox (test/helpers/clock.ts): the
+ * windows and waits below are sat out in full, without the real seconds.
+ */
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { expectNoSecret, jsonOf, runNode } from './support';
+import { onControlledClock } from '../helpers/clock';
+import { expectNoSecret, jsonOf, runNode, runNodeOnClock } from './support';
 
 const running: RunningSandbox[] = [];
 
@@ -29,24 +34,22 @@ describe('429 answers', () => {
 
 	it('waits Retry-After, doubles the wait on the next refusal, then succeeds', async () => {
 		sandbox.control.injectFault({ kind: 'rate-limit', count: 2, retryAfterSeconds: 1 });
-		const started = Date.now();
-		const run = await runNode(
+		const run = await runNodeOnClock(
 			{ resource: 'customField', operation: 'getMany', returnAll: true },
 			{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
 		);
-		const elapsed = Date.now() - started;
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(3);
 		expect(statuses(sandbox)).toEqual([429, 429, 200]);
 		// 1 s, then doubled to 2 s: a sleep is never shorter than asked.
-		expect(elapsed).toBeGreaterThanOrEqual(2900);
+		expect(run.elapsedMs).toBeGreaterThanOrEqual(3000);
 		expect(run.logs.some((line) => line.includes('refused with 429'))).toBe(true);
 		expectNoSecret(run, sandbox.apiKey);
 	});
 
 	it('gives up past the maximum wait, saying how long it waited and why', async () => {
 		sandbox.control.injectFault({ kind: 'rate-limit', count: 10, retryAfterSeconds: 1 });
-		const run = await runNode(
+		const run = await runNodeOnClock(
 			{
 				resource: 'customField',
 				operation: 'getMany',
@@ -70,7 +73,7 @@ describe('429 answers', () => {
 	it('retries a write refused with 429, which the service did not process, and creates the lead once', async () => {
 		sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 1 });
 		const before = sandbox.control.leads().length;
-		const run = await runNode(
+		const run = await runNodeOnClock(
 			{ resource: 'lead', operation: 'create', name: 'Rita', email: 'rita.429@example.com' },
 			{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
 		);
@@ -90,7 +93,7 @@ describe('waiting before the limit is reached', () => {
 				rateLimitResetFormat: format,
 				dataset: { leads: 8 },
 			});
-			const run = await runNode(
+			const run = await runNodeOnClock(
 				{ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } },
 				{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
 			);
@@ -110,7 +113,7 @@ describe('waiting before the limit is reached', () => {
 				rateLimitResetFormat: 'epoch-seconds',
 				dataset: { leads: 10 },
 			});
-			const run = await runNode(
+			const run = await runNodeOnClock(
 				{ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } },
 				{ baseUrl: sandbox.url, apiKey: sandbox.apiKey, rateLimitWindowSeconds },
 			);
@@ -137,7 +140,9 @@ describe('waiting before the limit is reached', () => {
 				{ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } },
 				connection,
 			);
-		const [first, second] = await Promise.all([walk(), walk()]);
+		const {
+			result: [first, second],
+		} = await onControlledClock(async () => await Promise.all([walk(), walk()]));
 		expect(first.error).toBeUndefined();
 		expect(second.error).toBeUndefined();
 		const expected = sandbox.control
@@ -166,7 +171,7 @@ describe('waiting before the limit is reached', () => {
 		});
 		const other = `${sandbox.url}/api/v1/custom-fields?apiKey=${encodeURIComponent(sandbox.apiKey)}`;
 		for (let call = 0; call < 2; call++) await (await fetch(other)).arrayBuffer();
-		const run = await runNode(
+		const run = await runNodeOnClock(
 			{ resource: 'customField', operation: 'getMany', returnAll: true, options: { pageSize: 1 } },
 			{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
 		);

@@ -2,6 +2,7 @@
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE_TYPE } from '../helpers';
+import { onControlledClock } from '../helpers/clock';
 import type { WorkflowRunResult } from '../helpers';
 
 export const NODE_NAME = 'Prospecting';
@@ -62,6 +63,21 @@ export async function runNode(
 		},
 	);
 	return Object.assign(result, { items: result.error ? [] : result.output(NODE_NAME) });
+}
+
+/**
+ * `runNode` on the controlled clock of ../helpers/clock, shared by the node and the sandbox: waits of
+ * rate-limit windows are sat out in full without the real seconds. `elapsedMs` is how long the run
+ * took on that clock.
+ */
+export async function runNodeOnClock(
+	parameters: INode['parameters'],
+	options: RunOptions,
+): Promise<NodeRun & { elapsedMs: number }> {
+	const { result, elapsedMs } = await onControlledClock(
+		async () => await runNode(parameters, options),
+	);
+	return Object.assign(result, { elapsedMs });
 }
 
 /** Every text a user or an operator could see from a run: outputs, the error (all its fields), the log lines. */

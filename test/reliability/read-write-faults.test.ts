@@ -1,11 +1,12 @@
 /**
  * Service failures the existing suites touch only in part: 500 and 502 as well as 503, retries
- * that stop at their bound, and writes answered 5xx reported per item without a second send.
+ * that stop at their bound, and writes answered 5xx reported per item without a second send. The
+ * pauses between read retries run on a controlled clock (test/helpers/clock.ts).
  */
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { expectNoSecret, jsonOf, runNode } from '../nodes/support';
+import { expectNoSecret, jsonOf, runNode, runNodeOnClock } from '../nodes/support';
 
 let sandbox: RunningSandbox;
 let connection: { baseUrl: string; apiKey: string };
@@ -28,7 +29,7 @@ it('a burst of 500, 502, 503 and a dropped connection on one page is retried; th
 		sandbox.control.injectFault({ kind: 'status', status, count: 1, methods: ['GET'] });
 	}
 	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['GET'] });
-	const run = await runNode(walkLeads, connection);
+	const run = await runNodeOnClock(walkLeads, connection);
 	expect(run.error).toBeUndefined();
 	const stored = sandbox.control.leads().map((lead) => lead.id);
 	expect(jsonOf(run.items).map((lead) => lead.id)).toEqual(stored);
@@ -40,7 +41,7 @@ it('a burst of 500, 502, 503 and a dropped connection on one page is retried; th
 
 it('a read that keeps failing with 502 stops after 5 attempts with a clear error', async () => {
 	sandbox.control.injectFault({ kind: 'status', status: 502, count: 50, methods: ['GET'] });
-	const run = await runNode(walkLeads, connection);
+	const run = await runNodeOnClock(walkLeads, connection);
 	expect(run.error?.message).toBe('The service failed to process the request (502) after 5 attempts');
 	expect(String((run.error as { description?: string }).description)).toMatch(/item 0, GET \/leads/);
 	expect(statuses()).toEqual([502, 502, 502, 502, 502]);
@@ -48,7 +49,7 @@ it('a read that keeps failing with 502 stops after 5 attempts with a clear error
 
 it('a read whose connection always drops stops after 5 attempts saying the service could not be reached', async () => {
 	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 50, methods: ['GET'] });
-	const run = await runNode(walkLeads, connection);
+	const run = await runNodeOnClock(walkLeads, connection);
 	expect(run.error?.message).toMatch(/^Could not reach the service after 5 attempts: /);
 	expect(statuses()).toEqual([0, 0, 0, 0, 0]);
 	expectNoSecret(run, sandbox.apiKey);
