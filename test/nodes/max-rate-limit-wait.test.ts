@@ -31,7 +31,7 @@ it('fails naming the maximum when a refusal in the middle of a window would hold
 	const run = await listCustomFields(3);
 
 	expect(run.error?.message).toMatch(/\(maximum 3 s\)$/);
-	expect(run.error?.description).toMatch(/asked to wait \d+(\.\d)? s/);
+	expect(String((run.error as { description?: string }).description)).toMatch(/asked to wait \d+(\.\d)? s/);
 	// The refused call was not sent again: one answer before, one refusal now.
 	expect(sandbox.control.requests().map((request) => request.status)).toEqual([200, 429]);
 	expectNoSecret(run, sandbox.apiKey);

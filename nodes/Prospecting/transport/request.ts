@@ -211,6 +211,14 @@ export async function prospectingApiRequest(
 	let rateLimitWaitedMs = 0;
 	let lastRateLimitWaitMs = 0;
 
+	/** The error for a call that would wait out refusals past its maximum, with what it waited so far. */
+	const rateLimitError = (refusal: { status?: number; body?: unknown; askedWaitMs?: number }) =>
+		errorFromRateLimit(
+			node,
+			{ ...where, ...refusal, waitedMs: rateLimitWaitedMs, maxWaitMs, refusals },
+			secret,
+		);
+
 	const retryRead = async (reason: string): Promise<boolean> => {
 		if (kind !== 'read' || readFailures >= MAX_READ_RETRIES) return false;
 		readFailures += 1;
@@ -230,17 +238,7 @@ export async function prospectingApiRequest(
 		const heldMs = budget.refusalWaitMs();
 		const graceMs = refusals > 0 ? OWN_REFUSAL_GRACE_MS : 0;
 		if (heldMs > 0 && heldMs > maxWaitMs - rateLimitWaitedMs + graceMs) {
-			throw errorFromRateLimit(
-				node,
-				{
-					...where,
-					waitedMs: rateLimitWaitedMs,
-					maxWaitMs,
-					refusals,
-					askedWaitMs: heldMs,
-				},
-				secret,
-			);
+			throw rateLimitError({ askedWaitMs: heldMs });
 		}
 		const pacedMs = await budget.acquire(
 			(ms) =>
@@ -276,20 +274,8 @@ export async function prospectingApiRequest(
 
 		if (status === 429) {
 			refusals += 1;
-			if (rateLimitWaitedMs >= maxWaitMs) {
-				throw errorFromRateLimit(
-					node,
-					{
-						...where,
-						status,
-						body: response.body,
-						waitedMs: rateLimitWaitedMs,
-						maxWaitMs,
-						refusals,
-					},
-					secret,
-				);
-			}
+			if (rateLimitWaitedMs >= maxWaitMs) throw rateLimitError({ status, body: response.body });
+
 			const now = Date.now();
 			const resetAt = parseResetHeader(readHeader(headers, 'x-ratelimit-reset'), now);
 			const hint =
@@ -299,20 +285,9 @@ export async function prospectingApiRequest(
 			// Retrying before the service's own wait is over only earns another 429: when that wait does not
 			// fit in what is left of the maximum, the item fails now instead of sleeping for nothing.
 			if (hint > maxWaitMs - rateLimitWaitedMs) {
-				throw errorFromRateLimit(
-					node,
-					{
-						...where,
-						status,
-						body: response.body,
-						waitedMs: rateLimitWaitedMs,
-						maxWaitMs,
-						refusals,
-						askedWaitMs: hint,
-					},
-					secret,
-				);
+				throw rateLimitError({ status, body: response.body, askedWaitMs: hint });
 			}
+
 			// The spec asks for doubling on repeated refusals; the service's hint is a floor.
 			let wait = refusals === 1 ? hint : Math.max(hint, lastRateLimitWaitMs * 2);
 			wait = Math.max(wait, 100);

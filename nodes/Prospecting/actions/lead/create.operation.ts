@@ -216,36 +216,28 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			) ?? {};
 
 		const node = this.getNode();
-		try {
-			return [{ json: await create() }];
-		} catch (error) {
-			if (!isResponseLostError(error)) throw asNodeError(node, error);
-			// The service has no duplicate protection: find out whether the lead was created before anything else.
-			await sleep(SETTLE_MS);
-			const created = await findExistingLead.call(this, contacts, name, settings);
-			if (created) return [{ json: created }];
-			if (!retryWhenNotCreated) {
-				throw withNote(
-					node,
-					error,
-					'A search found no lead with this contact, so it was not created; it is safe to run this item again.',
-				);
+		// The search after a lost answer shows whether the lead exists; when it does not, sending it once more
+		// cannot create a duplicate, so a second send is safe.
+		const sends = retryWhenNotCreated ? 2 : 1;
+		for (let send = 1; ; send++) {
+			try {
+				return [{ json: await create() }];
+			} catch (error) {
+				if (!isResponseLostError(error)) throw asNodeError(node, error);
+				// The service has no duplicate protection: find out whether the lead was created before anything else.
+				await sleep(SETTLE_MS);
+				const created = await findExistingLead.call(this, contacts, name, settings);
+				if (created) return [{ json: created }];
+				if (send >= sends) {
+					throw withNote(
+						node,
+						error,
+						send === 1
+							? 'A search found no lead with this contact, so it was not created; it is safe to run this item again.'
+							: 'The answer was lost twice and a search found no lead with this contact; it is safe to run this item again.',
+					);
+				}
 			}
-		}
-
-		// The search showed the lead does not exist, so sending it once more cannot create a duplicate.
-		try {
-			return [{ json: await create() }];
-		} catch (error) {
-			if (!isResponseLostError(error)) throw asNodeError(node, error);
-			await sleep(SETTLE_MS);
-			const created = await findExistingLead.call(this, contacts, name, settings);
-			if (created) return [{ json: created }];
-			throw withNote(
-				node,
-				error,
-				'The answer was lost twice and a search found no lead with this contact; it is safe to run this item again.',
-			);
 		}
 	};
 	if (!skipIfExists) return await searchAndCreate();
