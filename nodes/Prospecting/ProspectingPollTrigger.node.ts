@@ -7,8 +7,9 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { multiValueFilter } from './actions/common.descriptions';
-import { prospectionScopeFilters } from './actions/prospection/filters';
+import { prospectionFilterCollections } from './actions/prospection/filters';
 import { prospectionStatusOptions } from './actions/prospection/statuses';
+import { listSearch } from './methods';
 import { pollProspecting } from './polling/poll';
 
 export class ProspectingPollTrigger implements INodeType {
@@ -17,7 +18,8 @@ export class ProspectingPollTrigger implements INodeType {
 		name: 'prospectingPollTrigger',
 		icon: { light: 'file:prospecting.svg', dark: 'file:prospecting.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["event"]}}',
 		description:
 			'Starts the workflow on a schedule when a lead or prospection is created, or a prospection changes status',
@@ -117,15 +119,8 @@ export class ProspectingPollTrigger implements INodeType {
 					multiValueFilter('Source IDs', 'sourceIds', 'leads from these sources'),
 				],
 			},
-			{
-				displayName: 'Filters',
-				name: 'filters',
-				type: 'collection',
-				placeholder: 'Add Filter',
-				default: {},
-				displayOptions: { show: { event: ['newProspection'] } },
-				options: [
-					...prospectionScopeFilters,
+			...prospectionFilterCollections(
+				[
 					{
 						displayName: 'Status',
 						name: 'status',
@@ -135,18 +130,13 @@ export class ProspectingPollTrigger implements INodeType {
 						options: prospectionStatusOptions,
 					},
 				],
-			},
-			{
-				displayName: 'Filters',
-				name: 'filters',
-				type: 'collection',
-				placeholder: 'Add Filter',
-				default: {},
-				displayOptions: { show: { event: ['prospectionStatusChanged'] } },
-				options: prospectionScopeFilters,
-			},
+				{ show: { event: ['newProspection'] } },
+			),
+			...prospectionFilterCollections([], { show: { event: ['prospectionStatusChanged'] } }),
 		],
 	};
+
+	methods = { listSearch };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollProspecting.call(this);

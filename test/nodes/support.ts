@@ -22,6 +22,8 @@ export interface RunOptions {
 	continueOnFail?: boolean;
 	/** The credential's Rate Limit Window (Seconds); left out as in a credential saved without it. */
 	rateLimitWindowSeconds?: number;
+	/** The node's version as saved in the workflow; 1 unless given. */
+	typeVersion?: number;
 }
 
 export interface NodeRun extends WorkflowRunResult {
@@ -37,7 +39,7 @@ export async function runNode(
 		id: 'prospecting',
 		name: NODE_NAME,
 		type: PROSPECTING_NODE_TYPE,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [200, 0],
 		parameters,
 		credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },

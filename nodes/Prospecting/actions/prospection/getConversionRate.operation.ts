@@ -14,19 +14,10 @@ import {
 	multiValueFormatOption,
 } from '../common.descriptions';
 import { additionalQuery, maxRateLimitWait, oneOf } from '../helpers';
-import { prospectionScopeFilters, prospectionScopeQuery } from './filters';
+import { prospectionFilterCollections, prospectionScopeQuery } from './filters';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			...prospectionScopeFilters,
-		],
-	},
+	...prospectionFilterCollections(),
 	{
 		displayName: 'Options',
 		name: 'options',

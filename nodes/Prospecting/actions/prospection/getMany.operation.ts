@@ -9,29 +9,21 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { prospectingApiPaginate } from '../../transport';
 import { listOptions, returnAllAndLimit } from '../common.descriptions';
 import { additionalQuery, listSettings, oneOf, toItems } from '../helpers';
-import { prospectionScopeFilters, prospectionScopeQuery } from './filters';
+import { prospectionFilterCollections, prospectionScopeQuery } from './filters';
 import { PROSPECTION_STATUSES, prospectionStatusOptions } from './statuses';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			...prospectionScopeFilters,
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				default: 'IN_PROGRESS',
-				description: 'Only prospections in this state',
-				options: prospectionStatusOptions,
-			},
-		],
-	},
+	...prospectionFilterCollections([
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			default: 'IN_PROGRESS',
+			description: 'Only prospections in this state',
+			options: prospectionStatusOptions,
+		},
+	]),
 	listOptions({ order: 'free', orderFallback: 'createdAt', multiValue: true }),
 ];
 
