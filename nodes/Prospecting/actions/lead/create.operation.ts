@@ -19,6 +19,7 @@ import { dryRunProperties } from '../dryRun.description';
 import { booleanValue, maxRateLimitWait, textValue, unwrapRecord } from '../helpers';
 import type { LeadContacts } from './contacts';
 import { collectContacts, findExistingLead } from './contacts';
+import { simplifyLead, simplifyLeadProperties, simplifyLeadsWanted } from './simplify';
 
 const contactCollection = (
 	displayName: string,
@@ -118,6 +119,7 @@ const properties: INodeProperties[] = [
 			contactCollection('Phones', 'phones', '+55 11 3333-4444'),
 		],
 	},
+	...simplifyLeadProperties,
 	callOptions([
 		{
 			displayName: 'Retry When Confirmed Not Created',
@@ -190,6 +192,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (contacts.phones.length) body.phones = contacts.phones;
 	if (contacts.mobiles.length) body.mobiles = contacts.mobiles;
 	const request = { method: 'POST' as const, path: '/leads', body };
+	const simplify = simplifyLeadsWanted.call(this, i);
+	const output = (lead: IDataObject): INodeExecutionData[] => [
+		{ json: simplify ? simplifyLead(lead) : lead },
+	];
 
 	if (skipIfExists) {
 		const existing = await findExistingLead.call(this, contacts, name, settings);
@@ -203,7 +209,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 				wouldReturn: existing,
 				message: `Dry run: nothing was written. A lead with this contact exists (id ${String(existing.id ?? '?')}), so Lead Create would send nothing and return it (in wouldReturn).`,
 			});
-			return dryRun ?? [{ json: existing }];
+			return dryRun ?? output(existing);
 		}
 	}
 
@@ -216,13 +222,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 
 	const node = this.getNode();
 	try {
-		return [{ json: await create() }];
+		return output(await create());
 	} catch (error) {
 		if (!isResponseLostError(error)) throw asNodeError(node, error);
 		// The service has no duplicate protection: find out whether the lead was created before anything else.
 		await sleep(SETTLE_MS);
 		const created = await findExistingLead.call(this, contacts, name, settings);
-		if (created) return [{ json: created }];
+		if (created) return output(created);
 		if (!retryWhenNotCreated) {
 			throw withNote(
 				node,
@@ -234,12 +240,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 
 	// The search showed the lead does not exist, so sending it once more cannot create a duplicate.
 	try {
-		return [{ json: await create() }];
+		return output(await create());
 	} catch (error) {
 		if (!isResponseLostError(error)) throw asNodeError(node, error);
 		await sleep(SETTLE_MS);
 		const created = await findExistingLead.call(this, contacts, name, settings);
-		if (created) return [{ json: created }];
+		if (created) return output(created);
 		throw withNote(
 			node,
 			error,

@@ -9,6 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { prospectingApiPaginate } from '../../transport';
 import { listOptions, multiValueFilter, returnAllAndLimit } from '../common.descriptions';
 import { additionalQuery, listSettings, multiValues, queryText, toItems } from '../helpers';
+import { simplifyLead, simplifyLeadProperties, simplifyLeadsWanted } from './simplify';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -38,6 +39,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	...simplifyLeadProperties,
 	listOptions({ order: 'free', orderFallback: 'createdAt', multiValue: true }),
 ];
 
@@ -47,6 +49,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const { paginate, options } = listSettings.call(this, i, 'createdAt');
+	const simplify = simplifyLeadsWanted.call(this, i);
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const qs: IDataObject = {
 		...paginate.qs,
@@ -58,5 +61,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		...additionalQuery.call(this, i, options),
 	};
 	const leads = await prospectingApiPaginate.call(this, '/leads', { ...paginate, qs });
-	return toItems(leads);
+	return toItems(simplify ? leads.map(simplifyLead) : leads);
 }
