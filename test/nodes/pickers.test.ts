@@ -9,9 +9,9 @@ import type { INode } from 'n8n-workflow';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
-import { executeWorkflow, START_NODE_TYPE } from '../helpers';
+import { executeWorkflow } from '../helpers';
 import { PollWorkflowHandle } from '../helpers/poll';
-import { jsonOf, runNode } from './support';
+import { jsonOf, runNode, startNode } from './support';
 
 let sandbox: RunningSandbox;
 let connection: { baseUrl: string; apiKey: string };
@@ -201,17 +201,9 @@ describe('version 1: saved workflows with plain-text ids run unchanged', () => {
 			['Create lead', 1],
 			['Add to routine', 1],
 		]);
-		const start: INode = {
-			id: 'start',
-			name: 'Start',
-			type: START_NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		};
 		const run = await executeWorkflow(
 			{
-				nodes: [start, ...nodes],
+				nodes: [startNode, ...nodes],
 				connections: {
 					Start: { main: [[{ node: 'Create lead', type: 'main', index: 0 }]] },
 					'Create lead': { main: [[{ node: 'Add to routine', type: 'main', index: 0 }]] },

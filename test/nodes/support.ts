@@ -6,7 +6,7 @@ import type { WorkflowRunResult } from '../helpers';
 
 export const NODE_NAME = 'Prospecting';
 
-const startNode: INode = {
+export const startNode: INode = {
 	id: 'start',
 	name: 'Start',
 	type: START_NODE_TYPE,
