@@ -1,16 +1,11 @@
-import type {
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { multiValueFilter } from './actions/common.descriptions';
+import { filtersCollection, multiValueFilter, textFilter } from './actions/common.descriptions';
 import { prospectionFilterCollections } from './actions/prospection/filters';
-import { prospectionStatusOptions } from './actions/prospection/statuses';
 import { listSearch } from './methods';
 import { pollProspecting } from './polling/poll';
+import { prospectionStatusOptions } from './shared/statuses';
 
 export class ProspectingPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -99,26 +94,15 @@ export class ProspectingPollTrigger implements INodeType {
 					},
 				],
 			},
-			{
-				displayName: 'Filters',
-				name: 'filters',
-				type: 'collection',
-				placeholder: 'Add Filter',
-				default: {},
-				displayOptions: { show: { event: ['newLead'] } },
-				options: [
+			filtersCollection(
+				[
 					multiValueFilter('Created By IDs', 'createdByIds', 'leads created by these users'),
-					{
-						displayName: 'Lead Status',
-						name: 'leadStatus',
-						type: 'string',
-						default: '',
-						description: 'Only leads with this status',
-					},
+					textFilter('Lead Status', 'leadStatus', 'Only leads with this status'),
 					multiValueFilter('Routine IDs', 'routineIds', 'leads in these routines'),
 					multiValueFilter('Source IDs', 'sourceIds', 'leads from these sources'),
 				],
-			},
+				{ show: { event: ['newLead'] } },
+			),
 			...prospectionFilterCollections(
 				[
 					{

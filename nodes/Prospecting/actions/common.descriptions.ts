@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from './versions';
 
@@ -192,6 +192,15 @@ export function listOptions(settings: {
 	}
 	if (settings.multiValue) options.push(multiValueFormatOption);
 	options.push(...(settings.extra ?? []));
+	return optionsCollection(options);
+}
+
+/** The Options collection of an operation that is not a list. */
+export function callOptions(extra: INodeProperties[] = []): INodeProperties {
+	return optionsCollection([maxRateLimitWaitOption, ...extra]);
+}
+
+function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
@@ -202,15 +211,53 @@ export function listOptions(settings: {
 	};
 }
 
-/** The Options collection of an operation that is not a list. */
-export function callOptions(extra: INodeProperties[] = []): INodeProperties {
+/** The Additional Fields collection of a write. */
+export function additionalFieldsCollection(options: INodeProperties[]): INodeProperties {
 	return {
-		displayName: 'Options',
-		name: 'options',
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
 		type: 'collection',
-		placeholder: 'Add Option',
+		placeholder: 'Add Field',
 		default: {},
-		options: [maxRateLimitWaitOption, ...extra].sort(byDisplayName),
+		options,
+	};
+}
+
+/** A one-text filter. */
+export function textFilter(displayName: string, name: string, description: string): INodeProperties {
+	return { displayName, name, type: 'string', default: '', description };
+}
+
+/** The Filters collection of a list; `displayOptions` where it shows only for some choices. */
+export function filtersCollection(
+	options: INodeProperties[],
+	displayOptions?: INodeProperties['displayOptions'],
+): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		...(displayOptions ? { displayOptions } : {}),
+		options,
+	};
+}
+
+/** The Operation selector of one resource. */
+export function operationSelector(
+	resource: string,
+	operations: INodePropertyOptions[],
+	defaultOperation: string,
+): INodeProperties {
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options: operations,
+		default: defaultOperation,
 	};
 }
 

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { booleanValue, multiValues, oneOf } from './helpers';
+import { booleanValue, multiValues, oneOf } from './parameters';
 
 /**
  * Whether the node runs as an AI agent's tool. n8n builds the tool form of a node as a type whose name ends

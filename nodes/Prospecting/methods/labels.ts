@@ -1,7 +1,7 @@
 /** How the pickers name records, so that a user can tell them apart. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { prospectionStatusOptions } from '../actions/prospection/statuses';
+import { prospectionStatusOptions } from '../shared/statuses';
 
 function text(value: unknown): string {
 	return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';

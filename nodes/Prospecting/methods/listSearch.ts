@@ -1,6 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { prospectingApiRequest } from '../transport';
+import { listWebhooks } from '../shared/webhooks';
+import { parseListPage, prospectingApiRequest } from '../transport';
 import { leadLabel, prospectionLabel, routineLabel, webhookLabel } from './labels';
 
 /** One page per keystroke or scroll: every picker reads through the same request function, inside the rate budget. */
@@ -18,8 +19,9 @@ async function readPage(
 	const body = await prospectingApiRequest.call(this, 'GET', path, {
 		qs: { ...qs, limit: PAGE_SIZE, page },
 	});
-	const records = Array.isArray(body?.data) ? (body.data as IDataObject[]) : [];
-	const totalPages = Number(body?.meta?.totalPages);
+	const listPage = parseListPage(body);
+	const records = listPage?.records ?? [];
+	const totalPages = Number(listPage?.meta?.totalPages);
 	const more = Number.isFinite(totalPages) ? page < totalPages : records.length >= PAGE_SIZE;
 	return {
 		records: records.filter((record) => record && record.id !== undefined),
@@ -108,9 +110,7 @@ export async function searchWebhooks(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const body = await prospectingApiRequest.call(this, 'GET', '/webhooks');
-	const data = Array.isArray(body) ? body : body?.data;
-	const webhooks = (Array.isArray(data) ? (data as IDataObject[]) : []).filter(
+	const webhooks = (await listWebhooks.call(this)).filter(
 		(webhook) => webhook && webhook.id !== undefined,
 	);
 	const entries = webhooks.map((webhook) => ({

@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { prospectingApiRequest } from '../transport';
+import { parseListPage, prospectingApiRequest } from '../transport';
 
 /** Records per read: the most the service is known to accept, so a poll costs as few reads as it can. */
 export const POLL_PAGE_SIZE = 100;
@@ -30,18 +30,19 @@ export async function readPageNewestFirst(
 	const body = await prospectingApiRequest.call(this, 'GET', endpoint, {
 		qs: { ...filters, orderBy: 'createdAt', orderDirection: 'desc', limit: pageSize, page },
 	});
-	const records = (body as { data?: unknown })?.data;
-	if (!Array.isArray(records)) {
+	const listPage = parseListPage(body);
+	if (!listPage) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`The service answered GET ${endpoint} without a list of records`,
 			{ description: 'Nothing was emitted; the next poll tries again.' },
 		);
 	}
-	const meta = ((body as { meta?: unknown }).meta ?? {}) as IDataObject;
+	const { records } = listPage;
+	const meta = listPage.meta ?? {};
 	const total = toCount(meta.total, records.length);
 	const totalPages = toCount(meta.totalPages, Math.max(1, Math.ceil(total / pageSize)));
-	return { records: records as IDataObject[], total, totalPages };
+	return { records, total, totalPages };
 }
 
 export function idOf(record: IDataObject): string | undefined {

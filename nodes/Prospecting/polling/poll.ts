@@ -2,11 +2,13 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { locatorValue } from '../actions/recordLocator';
+import type { ProspectionStatus } from '../shared/statuses';
+import { PROSPECTION_STATUSES } from '../shared/statuses';
 import { compareTimestamps, readPageNewestFirst } from './listPage';
 import type { Watermark } from './newRecords';
 import { findNewRecords } from './newRecords';
-import type { CheckMode, ProspectionStatus, StatusSnapshot } from './statusChanges';
-import { findStatusEntries, PROSPECTION_STATUSES } from './statusChanges';
+import type { CheckMode, StatusSnapshot } from './statusChanges';
+import { findStatusEntries } from './statusChanges';
 
 export type PollEvent = 'newLead' | 'newProspection' | 'prospectionStatusChanged';
 

@@ -1,10 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { ProspectionStatus } from '../shared/statuses';
 import { idOf, MAX_POLL_PAGES, POLL_PAGE_SIZE, readPageNewestFirst } from './listPage';
-
-export const PROSPECTION_STATUSES = ['IN_PROGRESS', 'FROZEN', 'WON', 'LOST'] as const;
-export type ProspectionStatus = (typeof PROSPECTION_STATUSES)[number];
 
 /** Static data holds at most this many ids per watched status (about 25 bytes each). */
 export const MAX_TRACKED_PER_STATUS = 20_000;

@@ -279,19 +279,6 @@ export function errorFromRateLimit(
 	});
 }
 
-/** An input problem found before any call: names the field and the item. */
-export function inputError(
-	node: INode,
-	itemIndex: number,
-	field: string,
-	problem: string,
-): NodeOperationError {
-	return new NodeOperationError(node, `${field}: ${problem} (item ${itemIndex})`, {
-		itemIndex,
-		description: `Fix the "${field}" parameter of item ${itemIndex}; nothing was sent to the service for this item.`,
-	});
-}
-
 /** Passes n8n errors on as they are and wraps anything else, so a catch block never rethrows a raw value. */
 export function asNodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;

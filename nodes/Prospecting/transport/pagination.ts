@@ -4,6 +4,24 @@ import { buildApiError } from './errors';
 import type { ProspectingContext, ProspectingRequestOptions } from './request';
 import { prospectingApiRequest } from './request';
 
+/** One page of a list as the service answers it: `{ data: [...], meta: {...} }`. */
+export interface ListPageBody {
+	records: IDataObject[];
+	/** Absent when the answer carries no meta object. */
+	meta: IDataObject | undefined;
+}
+
+/** Reads a list answer; undefined when it has no data list (a wrong base URL, a changed API). */
+export function parseListPage(body: unknown): ListPageBody | undefined {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+	const { data, meta } = body as IDataObject;
+	if (!Array.isArray(data)) return undefined;
+	return {
+		records: data as IDataObject[],
+		meta: meta && typeof meta === 'object' && !Array.isArray(meta) ? (meta as IDataObject) : undefined,
+	};
+}
+
 export const DEFAULT_PAGE_SIZE = 100;
 /** No walk goes past this many pages, whatever meta says. */
 export const MAX_PAGES = 10_000;
@@ -72,18 +90,15 @@ export async function prospectingApiPaginate(
 			...requestOptions,
 			qs: { ...(options.qs ?? {}), limit: pageSize, page },
 		});
-		if (!body || typeof body !== 'object' || !Array.isArray((body as IDataObject).data)) {
+		const listPage = parseListPage(body);
+		if (!listPage) {
 			throw buildApiError(node, {
 				message: `The answer for page ${page} of ${endpoint} has no data list`,
 				description: `Expected an object with a "data" array. Check the base URL in the credential. (item ${options.itemIndex ?? 0}, GET ${endpoint})`,
 				itemIndex: options.itemIndex,
 			});
 		}
-		const data = (body as { data: IDataObject[] }).data;
-		const meta =
-			(body as IDataObject).meta && typeof (body as IDataObject).meta === 'object'
-				? ((body as IDataObject).meta as IDataObject)
-				: undefined;
+		const { records: data, meta } = listPage;
 
 		// A service that ignores `page` would otherwise return page 1 forever.
 		const pageIds = JSON.stringify(data.map((record) => recordId(record) ?? null));

@@ -1,8 +1,4 @@
-/** Event kinds the spec names. Others are typed by the user in "Other Events". */
-export const KNOWN_EVENTS = ['prospection.won', 'prospection.lost'] as const;
-
-/** Event kinds are dotted names; this keeps stray spaces, quotes or separators out of the subscription. */
-const EVENT_KIND = /^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,99}$/;
+import { EVENT_KIND_RULE, isEventKind } from '../shared/eventKinds';
 
 export class EventListError extends Error {}
 
@@ -20,10 +16,8 @@ export function subscribedEvents(selected: unknown, other: unknown): string[] {
 		}
 		const event = value.trim();
 		if (event === '') continue;
-		if (!EVENT_KIND.test(event)) {
-			throw new EventListError(
-				`"${event.slice(0, 100)}" is not an event kind: use letters, digits, dots, dashes, underscores or colons, e.g. prospection.won`,
-			);
+		if (!isEventKind(event)) {
+			throw new EventListError(`"${event.slice(0, 100)}" is not an event kind: ${EVENT_KIND_RULE}`);
 		}
 		events.add(event);
 	}

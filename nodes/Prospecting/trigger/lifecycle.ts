@@ -3,12 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { EventListError, sameEvents, subscribedEvents } from './events';
 import { forgetWebhook, isComplete, keepWebhook, keptEntry } from './keptWebhooks';
-import {
-	createRemoteWebhook,
-	deleteRemoteWebhook,
-	listRemoteWebhooks,
-	sameUrl,
-} from './remoteWebhooks';
+import { createRemoteWebhook, deleteRemoteWebhook, listRemoteWebhooks, sameUrl } from './remoteWebhooks';
 
 /** Longest webhook name sent to the service; the spec gives no limit, so stay modest. */
 const MAX_NAME_LENGTH = 120;

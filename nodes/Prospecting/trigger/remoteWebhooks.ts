@@ -1,6 +1,8 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { unwrapRecord } from '../shared/records';
+import { listWebhooks } from '../shared/webhooks';
 import { prospectingApiRequest } from '../transport';
 
 /** A webhook as the service lists it. The secret is never part of a listing. */
@@ -38,18 +40,11 @@ export function sameUrl(left: unknown, right: string): boolean {
 	return typeof left === 'string' && left.replace(/\/+$/, '') === right.replace(/\/+$/, '');
 }
 
-/** GET /webhooks: all webhooks of the project at once, `{ data }` without paging. */
+/** All webhooks of the project, as the trigger compares them. */
 export async function listRemoteWebhooks(this: IHookFunctions): Promise<RemoteWebhook[]> {
-	const response = (await prospectingApiRequest.call(this, 'GET', '/webhooks')) as unknown;
-	const data = (response as IDataObject | null)?.data;
-	if (!Array.isArray(data)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			'The webhook list from the service has no "data" array',
-		);
-	}
-	return data
-		.filter((item): item is IDataObject => item !== null && typeof item === 'object')
+	const webhooks = await listWebhooks.call(this);
+	return webhooks
+		.filter((item) => item !== null && typeof item === 'object')
 		.filter((item) => item.id !== undefined && item.id !== null)
 		.map((item) => ({ id: String(item.id), url: String(item.url ?? ''), events: item.events }));
 }
@@ -62,12 +57,7 @@ export async function createRemoteWebhook(
 	const response = (await prospectingApiRequest.call(this, 'POST', '/webhooks', {
 		body,
 	})) as unknown;
-	// Some services wrap single records in `data`; accept both shapes.
-	const record = (response as IDataObject | null) ?? {};
-	const webhook =
-		record.id === undefined && record.data !== null && typeof record.data === 'object'
-			? (record.data as IDataObject)
-			: record;
+	const webhook = unwrapRecord(response) ?? {};
 	return {
 		id: webhook.id === undefined || webhook.id === null ? undefined : String(webhook.id),
 		secret: typeof webhook.secret === 'string' ? webhook.secret : undefined,

@@ -1,37 +1,24 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { prospectingApiPaginate } from '../../transport';
-import { listOptions, returnAllAndLimit } from '../common.descriptions';
-import { additionalQuery, listSettings, oneOf, queryName, toItems } from '../helpers';
+import { filtersCollection, listOptions, returnAllAndLimit } from '../common.descriptions';
+import { listRecords } from '../listRecords';
+import { optionalOneOf, queryName } from '../parameters';
+
+const CHANNELS = ['WHATSAPP', 'EMAIL'] as const;
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Channel',
-				name: 'channel',
-				type: 'options',
-				default: 'WHATSAPP',
-				description: 'Only threads of this channel',
-				options: [
-					{ name: 'Email', value: 'EMAIL' },
-					{ name: 'WhatsApp', value: 'WHATSAPP' },
-				],
-			},
-		],
-	},
+	filtersCollection([
+		{
+			displayName: 'Channel',
+			name: 'channel',
+			type: 'options',
+			default: 'WHATSAPP',
+			description: 'Only threads of this channel',
+			options: [{ name: 'Email', value: 'EMAIL' }, { name: 'WhatsApp', value: 'WHATSAPP' }],
+		},
+	]),
 	listOptions({
 		order: 'free',
 		extra: [
@@ -52,33 +39,19 @@ const displayOptions = { show: { resource: ['conversationThread'], operation: ['
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const { paginate, options } = listSettings.call(this, i);
-	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
-	const qs: IDataObject = { ...paginate.qs };
-	const noChannel =
-		filters.channel === undefined ||
-		(typeof filters.channel === 'string' && filters.channel.trim() === '');
-	if (!noChannel) {
-		const channel = oneOf.call(
-			this,
-			i,
-			'filters.channel',
-			filters.channel,
-			['WHATSAPP', 'EMAIL'] as const,
-			'WHATSAPP',
-		);
-		const parameterName = queryName.call(
-			this,
-			i,
-			'options.channelParameterName',
-			options.channelParameterName ?? 'channel',
-		);
-		qs[parameterName] = channel;
-	}
-	Object.assign(qs, additionalQuery.call(this, i, options));
-	const threads = await prospectingApiPaginate.call(this, '/conversations/threads', {
-		...paginate,
-		qs,
+	return await listRecords.call(this, i, {
+		endpoint: '/conversations/threads',
+		filterQuery: (filters, options) => {
+			const field = 'filters.channel';
+			const channel = optionalOneOf.call(this, i, field, filters.channel, CHANNELS, 'WHATSAPP');
+			if (!channel) return {};
+			const parameterName = queryName.call(
+				this,
+				i,
+				'options.channelParameterName',
+				options.channelParameterName ?? 'channel',
+			);
+			return { [parameterName]: channel };
+		},
 	});
-	return toItems(threads);
 }

@@ -1,14 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { prospectingApiPaginate } from '../../transport';
 import { listOptions, returnAllAndLimit } from '../common.descriptions';
-import { additionalQuery, listSettings, toItems } from '../helpers';
+import { listRecords } from '../listRecords';
 
 const properties: INodeProperties[] = [...returnAllAndLimit, listOptions({ order: 'free' })];
 
@@ -17,8 +11,5 @@ const displayOptions = { show: { resource: ['customField'], operation: ['getMany
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const { paginate, options } = listSettings.call(this, i);
-	const qs: IDataObject = { ...paginate.qs, ...additionalQuery.call(this, i, options) };
-	const fields = await prospectingApiPaginate.call(this, '/custom-fields', { ...paginate, qs });
-	return toItems(fields);
+	return await listRecords.call(this, i, { endpoint: '/custom-fields' });
 }

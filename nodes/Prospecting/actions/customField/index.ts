@@ -1,17 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationSelector } from '../common.descriptions';
 import * as getMany from './getMany.operation';
 
 export { getMany };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['customField'] } },
-		options: [
+	operationSelector(
+		'customField',
+		[
 			{
 				name: 'Get Many',
 				value: 'getMany',
@@ -19,7 +16,7 @@ export const description: INodeProperties[] = [
 				action: 'Get many custom fields of the account',
 			},
 		],
-		default: 'getMany',
-	},
+		'getMany',
+	),
 	...getMany.description,
 ];

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ProspectingRequestOptions } from '../../transport';
-import { inputError, prospectingApiPaginate } from '../../transport';
-import { quoted, textValue } from '../helpers';
+import { prospectingApiPaginate } from '../../transport';
+import { inputError } from '../inputError';
+import { quoted, textValue } from '../parameters';
 
 export interface ContactItem {
 	value: string;

@@ -1,22 +1,13 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { sleep, updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	asNodeError,
-	guardWrite,
-	inputError,
-	isResponseLostError,
-	prospectingApiRequest,
-	withNote,
-} from '../../transport';
+import { unwrapRecord } from '../../shared/records';
+import { asNodeError, isResponseLostError, prospectingApiRequest, withNote } from '../../transport';
 import { callOptions } from '../common.descriptions';
+import { guardWrite } from '../dryRun';
 import { dryRunProperties } from '../dryRun.description';
-import { booleanValue, maxRateLimitWait, textValue, unwrapRecord } from '../helpers';
+import { inputError } from '../inputError';
+import { booleanValue, maxRateLimitWait, textValue } from '../parameters';
 import type { LeadContacts } from './contacts';
 import { collectContacts, findExistingLead } from './contacts';
 import { simplifyLead, simplifyLeadProperties, simplifyLeadsWanted } from './simplify';

@@ -1,18 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationSelector } from '../common.descriptions';
 import * as create from './create.operation';
 import * as getMany from './getMany.operation';
 
 export { create, getMany };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['lead'] } },
-		options: [
+	operationSelector(
+		'lead',
+		[
 			{
 				name: 'Create',
 				value: 'create',
@@ -26,8 +23,8 @@ export const description: INodeProperties[] = [
 				action: 'Get many leads whose name or company or email or phone match a search text and return their ID and contacts',
 			},
 		],
-		default: 'create',
-	},
+		'create',
+	),
 	...create.description,
 	...getMany.description,
 ];

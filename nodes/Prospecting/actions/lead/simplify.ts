@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { booleanValue } from '../helpers';
+import { booleanValue } from '../parameters';
 import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../versions';
 import { isToolForm } from '../tool';
 

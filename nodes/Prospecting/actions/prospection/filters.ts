@@ -5,8 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { multiValueFilter } from '../common.descriptions';
-import { multiValues, queryText } from '../helpers';
+import { filtersCollection, multiValueFilter } from '../common.descriptions';
+import { multiValues, queryText } from '../parameters';
 import { locatorValue, recordLocator } from '../recordLocator';
 import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../versions';
 
@@ -43,15 +43,8 @@ export function prospectionFilterCollections(
 	extra: INodeProperties[] = [],
 	displayOptions: IDisplayOptions = {},
 ): INodeProperties[] {
-	const collection = (options: INodeProperties[]): INodeProperties => ({
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions,
-		options: [...options, ...extra],
-	});
+	const collection = (options: INodeProperties[]) =>
+		filtersCollection([...options, ...extra], displayOptions);
 	return [
 		inVersions(VERSION_1_ONLY, collection([leadIdFilter, routineIdsFilter])),
 		inVersions(FROM_VERSION_2, collection([leadFilter, routineIdsFilter])),

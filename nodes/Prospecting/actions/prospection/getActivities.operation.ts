@@ -1,14 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { pathSegment, prospectingApiPaginate } from '../../transport';
 import { listOptions, returnAllAndLimit } from '../common.descriptions';
-import { additionalQuery, listSettings, toItems } from '../helpers';
+import { listRecords } from '../listRecords';
+import { pathSegment } from '../pathSegment';
 import { recordLocator } from '../recordLocator';
 import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../versions';
 
@@ -43,12 +38,8 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const rawId = this.getNodeParameter('prospectionId', i, '', { extractValue: true }) as unknown;
 	const id = pathSegment(this.getNode(), i, 'prospectionId', rawId);
-	const { paginate, options } = listSettings.call(this, i);
-	const qs: IDataObject = { ...paginate.qs, ...additionalQuery.call(this, i, options) };
-	const activities = await prospectingApiPaginate.call(this, `/prospections/${id}/activities`, {
-		...paginate,
-		qs,
+	return await listRecords.call(this, i, {
+		endpoint: `/prospections/${id}/activities`,
 		recordLabel: `Prospection "${String(rawId).trim()}"`,
 	});
-	return toItems(activities);
 }

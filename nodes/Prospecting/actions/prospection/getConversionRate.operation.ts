@@ -1,19 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { MultiValueFormat } from '../../transport';
 import { prospectingApiPaginate, prospectingApiRequest } from '../../transport';
-import {
-	additionalQueryOption,
-	maxRateLimitWaitOption,
-	multiValueFormatOption,
-} from '../common.descriptions';
-import { additionalQuery, maxRateLimitWait, oneOf } from '../helpers';
+import { additionalQueryOption, maxRateLimitWaitOption, multiValueFormatOption } from '../common.descriptions';
+import { readMultiValueFormat } from '../listSettings';
+import { additionalQuery, maxRateLimitWait } from '../parameters';
 import { prospectionFilterCollections, prospectionScopeQuery } from './filters';
 
 const properties: INodeProperties[] = [
@@ -64,14 +56,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const settings = {
-		multiValueFormat: oneOf.call(
-			this,
-			i,
-			'options.multiValueFormat',
-			options.multiValueFormat,
-			['repeat', 'brackets', 'comma'] as const,
-			'repeat',
-		) as MultiValueFormat,
+		multiValueFormat: readMultiValueFormat.call(this, i, options),
 		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
 	};
 	const qs: IDataObject = {

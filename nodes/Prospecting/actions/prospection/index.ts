@@ -1,19 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as getMany from './getMany.operation';
+import { operationSelector } from '../common.descriptions';
 import * as getActivities from './getActivities.operation';
 import * as getConversionRate from './getConversionRate.operation';
+import * as getMany from './getMany.operation';
 
 export { getMany, getActivities, getConversionRate };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['prospection'] } },
-		options: [
+	operationSelector(
+		'prospection',
+		[
 			{
 				name: 'Get Activities',
 				value: 'getActivities',
@@ -33,8 +30,8 @@ export const description: INodeProperties[] = [
 				action: 'Get many prospections with their status and lead ID',
 			},
 		],
-		default: 'getMany',
-	},
+		'getMany',
+	),
 	...getMany.description,
 	...getActivities.description,
 	...getConversionRate.description,

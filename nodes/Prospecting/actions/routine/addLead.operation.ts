@@ -1,15 +1,13 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { guardWrite, pathSegment, prospectingApiRequest } from '../../transport';
+import { unwrapRecord } from '../../shared/records';
+import { prospectingApiRequest } from '../../transport';
 import { callOptions } from '../common.descriptions';
+import { guardWrite } from '../dryRun';
 import { dryRunProperties } from '../dryRun.description';
-import { idText, maxRateLimitWait, unwrapRecord } from '../helpers';
+import { idText, maxRateLimitWait } from '../parameters';
+import { pathSegment } from '../pathSegment';
 import { recordLocator } from '../recordLocator';
 import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../versions';
 

@@ -1,39 +1,21 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { prospectingApiPaginate } from '../../transport';
-import { listOptions, multiValueFilter, returnAllAndLimit } from '../common.descriptions';
-import { additionalQuery, listSettings, multiValues, queryText, toItems } from '../helpers';
+import { filtersCollection, listOptions, multiValueFilter, returnAllAndLimit, textFilter } from '../common.descriptions';
+import { listRecords } from '../listRecords';
+import { multiValues, queryText } from '../parameters';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			multiValueFilter(
-				'Acquisition Types',
-				'acquisitionTypes',
-				'routines of these acquisition types',
-			),
-			multiValueFilter('Priorities', 'priorities', 'routines with these priorities'),
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'string',
-				default: '',
-				description: 'Only routines with this status, as the service names it',
-			},
-		],
-	},
+	filtersCollection([
+		multiValueFilter(
+			'Acquisition Types',
+			'acquisitionTypes',
+			'routines of these acquisition types',
+		),
+		multiValueFilter('Priorities', 'priorities', 'routines with these priorities'),
+		textFilter('Status', 'status', 'Only routines with this status, as the service names it'),
+	]),
 	listOptions({ order: 'free', multiValue: true }),
 ];
 
@@ -42,20 +24,17 @@ const displayOptions = { show: { resource: ['routine'], operation: ['getMany'] }
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const { paginate, options } = listSettings.call(this, i);
-	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
-	const qs: IDataObject = {
-		...paginate.qs,
-		status: queryText.call(this, i, 'filters.status', filters.status),
-		priorities: multiValues.call(this, i, 'filters.priorities', filters.priorities),
-		acquisitionTypes: multiValues.call(
-			this,
-			i,
-			'filters.acquisitionTypes',
-			filters.acquisitionTypes,
-		),
-		...additionalQuery.call(this, i, options),
-	};
-	const routines = await prospectingApiPaginate.call(this, '/routines', { ...paginate, qs });
-	return toItems(routines);
+	return await listRecords.call(this, i, {
+		endpoint: '/routines',
+		filterQuery: (filters) => ({
+			status: queryText.call(this, i, 'filters.status', filters.status),
+			priorities: multiValues.call(this, i, 'filters.priorities', filters.priorities),
+			acquisitionTypes: multiValues.call(
+				this,
+				i,
+				'filters.acquisitionTypes',
+				filters.acquisitionTypes,
+			),
+		}),
+	});
 }

@@ -1,18 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as getMany from './getMany.operation';
+import { operationSelector } from '../common.descriptions';
 import * as addLead from './addLead.operation';
+import * as getMany from './getMany.operation';
 
 export { getMany, addLead };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['routine'] } },
-		options: [
+	operationSelector(
+		'routine',
+		[
 			{
 				name: 'Add Lead',
 				value: 'addLead',
@@ -26,8 +23,8 @@ export const description: INodeProperties[] = [
 				action: 'Get many routines with the ID needed to add a lead to one of them',
 			},
 		],
-		default: 'getMany',
-	},
+		'getMany',
+	),
 	...getMany.description,
 	...addLead.description,
 ];

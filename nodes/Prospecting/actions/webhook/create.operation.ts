@@ -1,23 +1,15 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	asNodeError,
-	guardWrite,
-	inputError,
-	isResponseLostError,
-	prospectingApiRequest,
-	withNote,
-} from '../../transport';
-import { callOptions } from '../common.descriptions';
+import { EVENT_KIND_RULE, isEventKind } from '../../shared/eventKinds';
+import { unwrapRecord } from '../../shared/records';
+import { listWebhooks } from '../../shared/webhooks';
+import { asNodeError, isResponseLostError, prospectingApiRequest, withNote } from '../../transport';
+import { additionalFieldsCollection, callOptions } from '../common.descriptions';
+import { guardWrite } from '../dryRun';
 import { dryRunProperties } from '../dryRun.description';
-import { maxRateLimitWait, multiValues, quoted, requiredText, unwrapRecord } from '../helpers';
-import { listWebhooks } from './list';
+import { inputError } from '../inputError';
+import { callSettings, multiValues, quoted, requiredText } from '../parameters';
 
 const properties: INodeProperties[] = [
 	{
@@ -55,23 +47,16 @@ const properties: INodeProperties[] = [
 			{ name: 'Prospection Won', value: 'prospection.won' },
 		],
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Other Events',
-				name: 'otherEvents',
-				type: 'string',
-				default: '',
-				placeholder: 'prospection.created',
-				description: 'Event kinds not in the list, separated by commas',
-			},
-		],
-	},
+	additionalFieldsCollection([
+		{
+			displayName: 'Other Events',
+			name: 'otherEvents',
+			type: 'string',
+			default: '',
+			placeholder: 'prospection.created',
+			description: 'Event kinds not in the list, separated by commas',
+		},
+	]),
 	callOptions(),
 	...dryRunProperties,
 ];
@@ -80,8 +65,6 @@ const displayOptions = { show: { resource: ['webhook'], operation: ['create'] } 
 
 /** Longer addresses are refused by most servers and proxies. */
 const MAX_URL_LENGTH = 2000;
-/** Event kinds are dotted names (as the trigger requires); spaces, quotes or separators are a typo. */
-const EVENT_KIND = /^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,99}$/;
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
@@ -105,12 +88,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const additionalFields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 	const eventKinds = (field: string, value: unknown) =>
 		multiValues.call(this, i, field, value).map((event, index) => {
-			if (!EVENT_KIND.test(event)) {
+			if (!isEventKind(event)) {
 				throw inputError(
 					this.getNode(),
 					i,
 					`${field}[${index}]`,
-					`${quoted(event)} is not an event kind: use letters, digits, dots, dashes, underscores or colons, e.g. prospection.won`,
+					`${quoted(event)} is not an event kind: ${EVENT_KIND_RULE}`,
 				);
 			}
 			return event;
@@ -121,11 +104,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	].filter((event, index, all) => all.indexOf(event) === index);
 	if (events.length === 0)
 		throw inputError(this.getNode(), i, 'events', 'choose at least one event');
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const settings = {
-		itemIndex: i,
-		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
-	};
+	const settings = callSettings.call(this, i);
 
 	const dryRun = await guardWrite.call(this, {
 		operation: 'Webhook Create',

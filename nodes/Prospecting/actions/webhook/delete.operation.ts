@@ -1,24 +1,16 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	asNodeError,
-	guardWrite,
-	isResponseLostError,
-	pathSegment,
-	prospectingApiRequest,
-} from '../../transport';
+import { unwrapRecord } from '../../shared/records';
+import { listWebhooks } from '../../shared/webhooks';
+import { asNodeError, isResponseLostError, prospectingApiRequest } from '../../transport';
 import { callOptions } from '../common.descriptions';
+import { guardWrite } from '../dryRun';
 import { dryRunProperties } from '../dryRun.description';
-import { maxRateLimitWait, quoted, unwrapRecord } from '../helpers';
+import { callSettings, quoted } from '../parameters';
+import { pathSegment } from '../pathSegment';
 import { recordLocator } from '../recordLocator';
 import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../versions';
-import { listWebhooks } from './list';
 
 const DELETE_DESCRIPTION =
 	'The webhook to delete. Its secret is gone with it; a new webhook gets a new secret.';
@@ -54,11 +46,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const rawId = this.getNodeParameter('webhookId', i, '', { extractValue: true }) as unknown;
 	const id = pathSegment(this.getNode(), i, 'webhookId', rawId);
 	const plainId = String(rawId).trim();
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const settings = {
-		itemIndex: i,
-		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
-	};
+	const settings = callSettings.call(this, i);
 	const dryRun = await guardWrite.call(this, {
 		operation: 'Webhook Delete',
 		itemIndex: i,

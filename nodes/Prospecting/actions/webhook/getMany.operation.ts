@@ -1,14 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { listWebhooks } from '../../shared/webhooks';
 import { callOptions, returnAllAndLimit } from '../common.descriptions';
-import { maxRateLimitWait, returnAllAndLimitValues, toItems } from '../helpers';
-import { listWebhooks } from './list';
+import { returnAllAndLimitValues } from '../listSettings';
+import { toItems } from '../output';
+import { callSettings } from '../parameters';
 
 const properties: INodeProperties[] = [...returnAllAndLimit, callOptions()];
 
@@ -17,11 +14,7 @@ const displayOptions = { show: { resource: ['webhook'], operation: ['getMany'] }
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const { returnAll, limit } = returnAllAndLimitValues.call(this, i);
-	const webhooks = await listWebhooks.call(this, {
-		itemIndex: i,
-		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
-	});
+	const webhooks = await listWebhooks.call(this, callSettings.call(this, i));
 	return toItems(returnAll ? webhooks : webhooks.slice(0, limit));
 }

@@ -1,19 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as getMany from './getMany.operation';
+import { operationSelector } from '../common.descriptions';
 import * as create from './create.operation';
 import * as deleteWebhook from './delete.operation';
+import * as getMany from './getMany.operation';
 
 export { getMany, create, deleteWebhook as delete };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['webhook'] } },
-		options: [
+	operationSelector(
+		'webhook',
+		[
 			{
 				name: 'Create',
 				value: 'create',
@@ -33,8 +30,8 @@ export const description: INodeProperties[] = [
 				action: 'Get many webhooks of the account',
 			},
 		],
-		default: 'getMany',
-	},
+		'getMany',
+	),
 	...getMany.description,
 	...create.description,
 	...deleteWebhook.description,

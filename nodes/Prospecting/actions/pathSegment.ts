@@ -1,8 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
-import { inputError } from './errors';
-
-const MAX_ID_LENGTH = 1000;
+import { MAX_ID_LENGTH } from '../shared/ids';
+import { inputError } from './inputError';
 
 /**
  * Encodes one path segment taken from user input. Values that are empty, blank, or that a
@@ -25,7 +24,6 @@ export function pathSegment(node: INode, itemIndex: number, field: string, value
 	}
 	const text = String(value).trim();
 	if (text === '') throw inputError(node, itemIndex, field, 'a value is required');
-	// No record id is this long; such a value would only make an address servers refuse.
 	if (text.length > MAX_ID_LENGTH) {
 		throw inputError(
 			node,

@@ -3,19 +3,12 @@
  * write is sent, `guardWrite` decides whether it is sent, shown as a dry run, or stopped with a question,
  * from the node's Dry Run parameter, the credential's "Writes in Manual Runs" and n8n's execution mode.
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	INodeExecutionData,
-	WorkflowExecuteMode,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { inputError } from './errors';
-import { buildQuery, credentialsOf, normaliseBaseUrl } from './request';
-import type { MultiValueFormat } from './request';
-import { redactText, redactValue } from './secrets';
+import type { MultiValueFormat } from '../transport';
+import { buildQuery, credentialsOf, normaliseBaseUrl, redactText, redactValue } from '../transport';
+import { inputError } from './inputError';
 
 /** The node's Dry Run parameter. */
 export const DRY_RUN_CHOICES = ['credential', 'always', 'never'] as const;

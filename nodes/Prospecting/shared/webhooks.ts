@@ -1,15 +1,15 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { ProspectingRequestOptions } from '../../transport';
-import { buildApiError, prospectingApiRequest } from '../../transport';
+import type { ProspectingContext, ProspectingRequestOptions } from '../transport';
+import { buildApiError, prospectingApiRequest } from '../transport';
 
-/** GET /webhooks answers `{ data }` with every webhook at once: no pages. */
+/** GET /webhooks answers `{ data }` with every webhook of the project at once: no pages. */
 export async function listWebhooks(
-	this: IExecuteFunctions,
-	settings: ProspectingRequestOptions,
+	this: ProspectingContext,
+	settings: ProspectingRequestOptions = {},
 ): Promise<IDataObject[]> {
 	const body = await prospectingApiRequest.call(this, 'GET', '/webhooks', settings);
-	const data = Array.isArray(body) ? body : body?.data;
+	const data = Array.isArray(body) ? body : (body as IDataObject | undefined)?.data;
 	if (!Array.isArray(data)) {
 		throw buildApiError(this.getNode(), {
 			message: 'The answer for /webhooks has no data list',

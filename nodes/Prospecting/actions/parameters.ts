@@ -1,32 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { MultiValueFormat, PaginateOptions } from '../transport';
-import { DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS, DEFAULT_PAGE_SIZE, inputError } from '../transport';
-
-/** One output item per record. The router pairs them with the input item. */
-export function toItems(records: IDataObject[]): INodeExecutionData[] {
-	return records.map((record) => ({ json: record }));
-}
-
-/** A record answered either bare or wrapped in `{ data: {...} }`. */
-export function unwrapRecord(body: unknown): IDataObject | undefined {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
-	const object = body as IDataObject;
-	if (
-		object.id === undefined &&
-		object.data &&
-		typeof object.data === 'object' &&
-		!Array.isArray(object.data)
-	) {
-		return object.data as IDataObject;
-	}
-	return object;
-}
+import { MAX_ID_LENGTH } from '../shared/ids';
+import { DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS } from '../transport';
+import { inputError } from './inputError';
 
 /** Longest value sent in a query string: longer ones make an address servers refuse. */
 export const MAX_QUERY_VALUE_LENGTH = 2000;
-/** Longest ID accepted in a body; no record id is this long. */
-export const MAX_ID_LENGTH = 1000;
 /** Longest query parameter name. */
 const MAX_QUERY_NAME_LENGTH = 200;
 
@@ -205,6 +184,19 @@ export function oneOf<T extends string>(
 	return match;
 }
 
+/** Like `oneOf`, for a choice the user may leave out: undefined when absent or blank. */
+export function optionalOneOf<T extends string>(
+	this: IExecuteFunctions,
+	i: number,
+	field: string,
+	value: unknown,
+	allowed: readonly T[],
+	fallback: T,
+): T | undefined {
+	if (value === undefined || (typeof value === 'string' && value.trim() === '')) return undefined;
+	return oneOf.call(this, i, field, value, allowed, fallback) as T;
+}
+
 /** A number from a number or a numeric text; undefined when blank. */
 function numberOf(value: unknown): number | undefined {
 	if (value === undefined || value === null) return undefined;
@@ -256,6 +248,15 @@ export function maxRateLimitWait(this: IExecuteFunctions, i: number, options: ID
 	return number;
 }
 
+/** The request settings of one call for item `i`: the item, and its Max Rate Limit Wait option. */
+export function callSettings(
+	this: IExecuteFunctions,
+	i: number,
+): { itemIndex: number; maxRateLimitWaitSeconds: number } {
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	return { itemIndex: i, maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options) };
+}
+
 /** Query parameters from the "Additional Query Parameters" option. */
 export function additionalQuery(
 	this: IExecuteFunctions,
@@ -287,88 +288,4 @@ export function additionalQuery(
 		}
 	});
 	return query;
-}
-
-/**
- * Reads Return All, Limit and the list options of item `i` into pagination settings.
- * `orderFallback` is the order applied when the user sets none ('' for no order).
- */
-/** Return All and Limit of a list, checked: `limit` is undefined when everything is wanted. */
-export function returnAllAndLimitValues(
-	this: IExecuteFunctions,
-	i: number,
-): { returnAll: boolean; limit: number | undefined } {
-	const returnAll = booleanValue.call(
-		this,
-		i,
-		'returnAll',
-		this.getNodeParameter('returnAll', i, false),
-		false,
-	);
-	const limit = returnAll
-		? undefined
-		: positiveInteger.call(this, i, 'limit', this.getNodeParameter('limit', i, 50), 50);
-	return { returnAll, limit };
-}
-
-export function listSettings(
-	this: IExecuteFunctions,
-	i: number,
-	orderFallback = '',
-): { paginate: PaginateOptions; options: IDataObject } {
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const { returnAll, limit } = returnAllAndLimitValues.call(this, i);
-	const pageSize = positiveInteger.call(
-		this,
-		i,
-		'options.pageSize',
-		options.pageSize,
-		DEFAULT_PAGE_SIZE,
-	);
-	const qs: IDataObject = {};
-	const orderBy =
-		queryText.call(this, i, 'options.orderBy', options.orderBy ?? orderFallback) || orderFallback;
-	if (orderBy) {
-		qs.orderBy = orderBy;
-		qs.orderDirection = oneOf.call(
-			this,
-			i,
-			'options.orderDirection',
-			options.orderDirection,
-			['asc', 'desc'] as const,
-			'asc',
-		);
-	} else if (
-		options.orderDirection !== undefined &&
-		!(typeof options.orderDirection === 'string' && options.orderDirection.trim() === '')
-	) {
-		qs.orderDirection = oneOf.call(
-			this,
-			i,
-			'options.orderDirection',
-			options.orderDirection,
-			['asc', 'desc'] as const,
-			'asc',
-		);
-	}
-	const multiValueFormat = oneOf.call(
-		this,
-		i,
-		'options.multiValueFormat',
-		options.multiValueFormat,
-		['repeat', 'brackets', 'comma'] as const,
-		'repeat',
-	) as MultiValueFormat;
-	return {
-		options,
-		paginate: {
-			returnAll,
-			limit,
-			pageSize,
-			qs,
-			itemIndex: i,
-			multiValueFormat,
-			maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
-		},
-	};
 }
