@@ -332,9 +332,22 @@ describe('the record pickers in the editor', () => {
 	});
 
 	test('Prospection → Get Activities: prospections are searched by lead, picked, and the run lists its activities', async () => {
-		// The list shows the newest page first; the search looks within it.
+		// The list shows the newest page first; the search looks within it. A lead whose prospections all have
+		// activities (those started by the form tests have none yet), so that any of them shows some.
 		const newest = [...e2e.sandbox.control.prospections()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, 100);
-		const prospection = newest[0];
+		const activitiesOf = async (id: string) => {
+			const response = await fetch(`${e2e.sandbox.url}/api/v1/prospections/${id}/activities?apiKey=${e2e.sandbox.apiKey}`);
+			return ((await response.json()) as { data: Array<{ id: string }> }).data;
+		};
+		let prospection = newest[0];
+		for (const candidate of newest) {
+			const ofCandidateLead = newest.filter((p) => p.leadId === candidate.leadId);
+			const counts = await Promise.all(ofCandidateLead.map(async (p) => (await activitiesOf(p.id)).length));
+			if (counts.every((count) => count > 0)) {
+				prospection = candidate;
+				break;
+			}
+		}
 		const ofLead = newest.filter((p) => p.leadId === prospection.leadId);
 		await openPickerNode('Get activities');
 		const names = await pick(
@@ -343,16 +356,16 @@ describe('the record pickers in the editor', () => {
 			(found) => found.length === ofLead.length && found.every((name) => name.startsWith(`Lead ${prospection.leadId} · `)),
 		);
 		expect(names).toHaveLength(ofLead.length);
+		const requestsBefore = e2e.sandbox.control.requests().length;
 		await runNodeInPanel();
 		// The run reads the activities of the picked prospection, one of the lead's, and shows them.
 		const activityReads = () =>
-			e2e.sandbox.control.requests().filter((request) => /^\/api\/v1\/prospections\/[^/]+\/activities$/.test(request.path) && request.status === 200);
+			e2e.sandbox.control.requests().slice(requestsBefore).filter((request) => /^\/api\/v1\/prospections\/[^/]+\/activities$/.test(request.path) && request.status === 200);
 		const [read] = await until(async () => activityReads(), (reads) => reads.length > 0);
 		expect(read).toBeDefined();
 		const pickedId = read.path.split('/')[4];
 		expect(ofLead.map((p) => p.id)).toContain(pickedId);
-		const response = await fetch(`${e2e.sandbox.url}/api/v1/prospections/${pickedId}/activities?apiKey=${e2e.sandbox.apiKey}`);
-		const { data: activities } = (await response.json()) as { data: Array<{ id: string }> };
+		const activities = await activitiesOf(pickedId);
 		await editor.getByTestId('output-panel').getByText(activities[0].id).first().waitFor({ timeout: 60_000 });
 		await editor.keyboard.press('Escape');
 	});
