@@ -16,7 +16,8 @@ export class Prospecting implements INodeType {
 		name: 'prospecting',
 		icon: { light: 'file:prospecting.svg', dark: 'file:prospecting.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle:
 			'={{$parameter["operation"] + ": " + $parameter["resource"] + ($parameter["dryRun"] === "always" ? " (dry run)" : $parameter["dryRun"] === "never" ? " (sends in manual runs)" : "")}}',
 		description:

@@ -2,7 +2,8 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { filtersCollection, multiValueFilter, textFilter } from './actions/common.descriptions';
-import { prospectionScopeFilters } from './actions/prospection/filters';
+import { prospectionFilterCollections } from './actions/prospection/filters';
+import { listSearch } from './methods';
 import { pollProspecting } from './polling/poll';
 import { prospectionStatusOptions } from './shared/statuses';
 
@@ -12,7 +13,8 @@ export class ProspectingPollTrigger implements INodeType {
 		name: 'prospectingPollTrigger',
 		icon: { light: 'file:prospecting.svg', dark: 'file:prospecting.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["event"]}}',
 		description:
 			'Starts the workflow on a schedule when a lead or prospection is created, or a prospection changes status',
@@ -101,9 +103,8 @@ export class ProspectingPollTrigger implements INodeType {
 				],
 				{ show: { event: ['newLead'] } },
 			),
-			filtersCollection(
+			...prospectionFilterCollections(
 				[
-					...prospectionScopeFilters,
 					{
 						displayName: 'Status',
 						name: 'status',
@@ -115,9 +116,11 @@ export class ProspectingPollTrigger implements INodeType {
 				],
 				{ show: { event: ['newProspection'] } },
 			),
-			filtersCollection(prospectionScopeFilters, { show: { event: ['prospectionStatusChanged'] } }),
+			...prospectionFilterCollections([], { show: { event: ['prospectionStatusChanged'] } }),
 		],
 	};
+
+	methods = { listSearch };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollProspecting.call(this);

@@ -8,7 +8,7 @@ import path from 'node:path';
 
 import { selectors, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
-import type { StoredWorkflow } from '../../scripts/lib/n8n-client';
+import type { StoredWorkflow, WorkflowJson } from '../../scripts/lib/n8n-client';
 import { demoLinks, demoPageLines, urlOnLine } from '../../scripts/lib/demo-links';
 import { DEMO_OWNER, importWorkflows, readWorkflowFiles } from '../../scripts/lib/instance-setup';
 import { repoRoot } from '../../scripts/lib/provision';
@@ -237,6 +237,157 @@ describe('the editor', () => {
 			: 'The API key was refused (401). Check the API key in this credential.';
 		await dialog.getByText(refusal).waitFor();
 		expect(await dialog.innerText()).not.toContain(e2e.wrongApiKey);
+		await editor.keyboard.press('Escape');
+	});
+});
+
+/** A workflow with one version-2 node per record picker, each picker empty, as a user adds them. */
+function pickersWorkflow(): WorkflowJson {
+	const credentials = { prospectingApi: { id: e2e.credential.id, name: e2e.credential.name } };
+	const empty = { __rl: true, mode: 'list', value: '' };
+	const prospecting = (name: string, y: number, parameters: Record<string, unknown>) => ({
+		id: `picker-${y}`,
+		name,
+		type: 'n8n-nodes-prospecting.prospecting',
+		typeVersion: 2,
+		position: [300, y],
+		parameters,
+		credentials,
+	});
+	return {
+		name: 'Prospecting: record pickers',
+		nodes: [
+			{ id: 'picker-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 200], parameters: {} },
+			// "Always Send": the editor's manual runs would otherwise be dry runs (the credential's default).
+			prospecting('Add lead to routine', 0, { resource: 'routine', operation: 'addLead', routineId: empty, leadId: empty, dryRun: 'never' }),
+			prospecting('Get activities', 200, { resource: 'prospection', operation: 'getActivities', prospectionId: empty, returnAll: true }),
+			prospecting('Delete webhook', 400, { resource: 'webhook', operation: 'delete', webhookId: empty, dryRun: 'never' }),
+		],
+		connections: {
+			Start: {
+				main: [
+					['Add lead to routine', 'Get activities', 'Delete webhook'].map((node) => ({ node, type: 'main', index: 0 })),
+				],
+			},
+		},
+	};
+}
+
+describe('the record pickers in the editor', () => {
+	let editor: Page;
+	let editorContext: BrowserContext;
+	let workflow: StoredWorkflow;
+
+	beforeAll(async () => {
+		workflow = await e2e.client.createWorkflow(pickersWorkflow());
+		({ editor, editorContext } = await signIn());
+	});
+
+	afterAll(async () => {
+		if (editor) await debugScreenshot(editor, 'pickers-last').catch(() => undefined);
+		await editorContext?.close();
+	});
+
+	async function openPickerNode(nodeName: string): Promise<void> {
+		await editor.goto(`${e2e.n8n.url}/workflow/${workflow.id}`);
+		const node = editor.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
+		await node.waitFor();
+		await node.dblclick();
+		await editor.getByTestId('ndv').waitFor();
+	}
+
+	/** Opens the picker's list, types `search`, waits until the listed names are as `expected`, and picks `wanted` (default: the first). */
+	async function pick(parameter: string, search: string, expected: (names: string[]) => boolean, wanted?: string): Promise<string[]> {
+		const locator = editor.getByTestId(`resource-locator-${parameter}`);
+		await locator.getByTestId('rlc-input').click();
+		// n8n 1.x keeps the lists of pickers used before in the page, hidden.
+		const items = editor.locator('[data-test-id="rlc-item"]:visible');
+		await until(() => items.count(), (count) => count > 0);
+		await editor.locator('[data-test-id="rlc-search"]:visible').fill(search);
+		const names = await until(() => items.allInnerTexts(), expected);
+		expect(expected(names)).toBe(true);
+		const choice = wanted ?? names[0];
+		await items.filter({ hasText: choice }).first().click();
+		expect(await until(() => locator.getByTestId('rlc-input').inputValue(), (value) => value === choice)).toBe(choice);
+		return names;
+	}
+
+	async function runNodeInPanel(): Promise<void> {
+		await editor.getByTestId('ndv').getByTestId('node-execute-button').click();
+	}
+
+	test('Routine → Add Lead: the lead is searched by email and the routine by name, picked, and the run adds the lead', async () => {
+		const routine = e2e.sandbox.control.routines()[1];
+		const lead = e2e.sandbox.control.leads().find((l) => l.emails.length > 0 && !l.routineIds.includes(routine.id))!;
+		const email = lead.emails[0].value;
+		const leadName = `${lead.name} — ${email} (${lead.company})`;
+		await openPickerNode('Add lead to routine');
+		await pick('routineId', routine.name, (names) => names.includes(routine.name) && names.every((n) => n.toLowerCase().includes(routine.name.toLowerCase())), routine.name);
+		const leads = await pick('leadId', email, (names) => names.length === 1 && names[0] === leadName, leadName);
+		expect(leads).toEqual([leadName]);
+		await runNodeInPanel();
+		expect(await until(async () => e2e.sandbox.control.leads().find((l) => l.id === lead.id)!.routineIds, (ids) => ids.includes(routine.id))).toContain(routine.id);
+		await editor.getByTestId('output-panel').getByText(lead.id).first().waitFor({ timeout: 60_000 });
+		await editor.keyboard.press('Escape');
+	});
+
+	test('Prospection → Get Activities: prospections are searched by lead, picked, and the run lists its activities', async () => {
+		// The list shows the newest page first; the search looks within it. A lead whose prospections all have
+		// activities (those started by the form tests have none yet), so that any of them shows some.
+		const newest = [...e2e.sandbox.control.prospections()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, 100);
+		const activitiesOf = async (id: string) => {
+			const response = await fetch(`${e2e.sandbox.url}/api/v1/prospections/${id}/activities?apiKey=${e2e.sandbox.apiKey}`);
+			return ((await response.json()) as { data: Array<{ id: string }> }).data;
+		};
+		let prospection = newest[0];
+		for (const candidate of newest) {
+			const ofCandidateLead = newest.filter((p) => p.leadId === candidate.leadId);
+			const counts = await Promise.all(ofCandidateLead.map(async (p) => (await activitiesOf(p.id)).length));
+			if (counts.every((count) => count > 0)) {
+				prospection = candidate;
+				break;
+			}
+		}
+		const ofLead = newest.filter((p) => p.leadId === prospection.leadId);
+		await openPickerNode('Get activities');
+		const names = await pick(
+			'prospectionId',
+			prospection.leadId,
+			(found) => found.length === ofLead.length && found.every((name) => name.startsWith(`Lead ${prospection.leadId} · `)),
+		);
+		expect(names).toHaveLength(ofLead.length);
+		const requestsBefore = e2e.sandbox.control.requests().length;
+		await runNodeInPanel();
+		// The run reads the activities of the picked prospection, one of the lead's, and shows them.
+		const activityReads = () =>
+			e2e.sandbox.control.requests().slice(requestsBefore).filter((request) => /^\/api\/v1\/prospections\/[^/]+\/activities$/.test(request.path) && request.status === 200);
+		const [read] = await until(async () => activityReads(), (reads) => reads.length > 0);
+		expect(read).toBeDefined();
+		const pickedId = read.path.split('/')[4];
+		expect(ofLead.map((p) => p.id)).toContain(pickedId);
+		const activities = await activitiesOf(pickedId);
+		await editor.getByTestId('output-panel').getByText(activities[0].id).first().waitFor({ timeout: 60_000 });
+		await editor.keyboard.press('Escape');
+	});
+
+	test('Webhook → Delete: webhooks are searched by name, picked, and the run deletes that one only', async () => {
+		const create = async (name: string) => {
+			const response = await fetch(`${e2e.sandbox.url}/api/v1/webhooks?apiKey=${e2e.sandbox.apiKey}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ name, url: `https://example.com/${name}`, events: ['prospection.won'] }),
+			});
+			return (await response.json()) as { id: string; name: string; url: string };
+		};
+		const keep = await create('crm-sync');
+		const remove = await create('old-sheet');
+		const label = `${remove.name} — ${remove.url}`;
+		await openPickerNode('Delete webhook');
+		await pick('webhookId', 'sheet', (names) => names.length === 1 && names[0] === label, label);
+		await runNodeInPanel();
+		expect(await until(async () => e2e.sandbox.control.webhooks().map((w) => w.id), (ids) => !ids.includes(remove.id))).not.toContain(remove.id);
+		expect(e2e.sandbox.control.webhooks().map((w) => w.id)).toContain(keep.id);
+		await editor.getByTestId('output-panel').getByText(remove.id).first().waitFor({ timeout: 60_000 });
 		await editor.keyboard.press('Escape');
 	});
 });

@@ -18,6 +18,8 @@ export interface PollWorkflowOptions {
 	parameters: INodeParameters;
 	credentials: TestCredentials;
 	staticData?: IDataObject;
+	/** The node's version as saved in the workflow; 1 unless given. */
+	typeVersion?: number;
 }
 
 export class PollWorkflowHandle {
@@ -29,7 +31,7 @@ export class PollWorkflowHandle {
 			id: 'poll-node',
 			name: 'Prospecting Polling Trigger',
 			type: PROSPECTING_POLL_TRIGGER_NODE_TYPE,
-			typeVersion: 1,
+			typeVersion: options.typeVersion ?? 1,
 			position: [0, 0],
 			parameters: {
 				pollTimes: { item: [{ mode: 'everyMinute' }] },

@@ -78,7 +78,7 @@ registerNodeType('test.toolCaller', () => new ToolCaller());
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 10 } });
+	sandbox = await startSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 10, routines: 2, prospections: 0 } });
 });
 afterAll(async () => await sandbox.stop());
 beforeEach(() => {
@@ -93,6 +93,7 @@ async function callTool(
 	manualWrites: 'dryRun' | 'ask' | 'send',
 	toolArgs: IDataObject,
 	extra: IDataObject = {},
+	typeVersion = 1,
 ) {
 	const nodes: INode[] = [
 		{ id: 's', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
@@ -101,7 +102,7 @@ async function callTool(
 			id: 't',
 			name: 'Create Lead',
 			type: 'n8n-nodes-prospecting.prospectingTool',
-			typeVersion: 1,
+			typeVersion,
 			position: [200, 200],
 			parameters: {
 				resource: 'lead',
@@ -185,4 +186,29 @@ it('bad input from the model answers the agent with the same field error in a dr
 	const { json } = await callTool('manual', 'dryRun', { name: 'Ana', email: 'not an address' });
 	expect(writes()).toEqual([]);
 	expect(toolError(json)).toMatch(/^email: .*\(item 0\)/);
+});
+
+it('a version 2 tool fills its Lead and Routine pickers from the model\'s arguments ($fromAI in By ID mode)', async () => {
+	const lead = sandbox.control.leads()[0];
+	const routine = sandbox.control.routines().find((candidate) => !lead.routineIds.includes(candidate.id))!;
+	const fromAI = (key: string, what: string) => ({
+		__rl: true,
+		mode: 'id',
+		value: `={{ $fromAI('${key}', '${what}', 'string') }}`,
+	});
+	const { json } = await callTool(
+		'webhook',
+		'send',
+		{ routine: routine.id, lead: lead.id },
+		{
+			resource: 'routine',
+			operation: 'addLead',
+			routineId: fromAI('routine', 'ID of the routine'),
+			leadId: fromAI('lead', 'ID of the lead'),
+		},
+		2,
+	);
+	expect(json.thrown).toBeUndefined();
+	expect(writes().map((request) => request.path)).toEqual([`/api/v1/routines/${routine.id}/lead`]);
+	expect(sandbox.control.leads().find((candidate) => candidate.id === lead.id)?.routineIds).toContain(routine.id);
 });

@@ -7,7 +7,7 @@ import type { WorkflowRunResult } from '../helpers';
 
 export const NODE_NAME = 'Prospecting';
 
-const startNode: INode = {
+export const startNode: INode = {
 	id: 'start',
 	name: 'Start',
 	type: START_NODE_TYPE,
@@ -23,6 +23,8 @@ export interface RunOptions {
 	continueOnFail?: boolean;
 	/** The credential's Rate Limit Window (Seconds); left out as in a credential saved without it. */
 	rateLimitWindowSeconds?: number;
+	/** The node's version as saved in the workflow; 1 unless given. */
+	typeVersion?: number;
 }
 
 export interface NodeRun extends WorkflowRunResult {
@@ -38,7 +40,7 @@ export async function runNode(
 		id: 'prospecting',
 		name: NODE_NAME,
 		type: PROSPECTING_NODE_TYPE,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [200, 0],
 		parameters,
 		credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },

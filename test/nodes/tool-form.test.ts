@@ -51,12 +51,12 @@ beforeEach(() => {
 	resetBudgets();
 });
 
-async function runTool(parameters: INode['parameters']) {
+async function runTool(parameters: INode['parameters'], typeVersion = 1) {
 	const node: INode = {
 		id: 'tool',
 		name: 'Lead Get Many',
 		type: TOOL_TYPE,
-		typeVersion: 1,
+		typeVersion,
 		position: [200, 0],
 		parameters,
 		credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
@@ -72,21 +72,31 @@ async function runTool(parameters: INode['parameters']) {
 }
 
 describe('tool form', () => {
-	it('keeps n8n\'s Limit of 50 and turns Simplify on by default; the editor form has no Simplify', () => {
+	const defaults = (description: INodeTypeDescription, typeVersion: number, operation: string) =>
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			{ resource: 'lead', operation },
+			true,
+			false,
+			{ typeVersion },
+			description,
+		);
+
+	it("keeps n8n's Limit of 50 and, in version 1, Simplify on by default; the editor form's Simplify is off there", () => {
 		const tool = toolForm().description;
 		const editor = new Prospecting().description;
-		const defaults = (description: INodeTypeDescription) =>
-			NodeHelpers.getNodeParameters(
-				description.properties,
-				{ resource: 'lead', operation: 'getMany' },
-				true,
-				false,
-				null,
-				description,
-			);
-		expect(defaults(tool)).toMatchObject({ returnAll: false, limit: 50, simplify: true });
-		expect(defaults(editor)).toMatchObject({ returnAll: false, limit: 50 });
-		expect(defaults(editor)).not.toHaveProperty('simplify');
+		expect(defaults(tool, 1, 'getMany')).toMatchObject({ returnAll: false, limit: 50, simplify: true });
+		expect(defaults(tool, 1, 'getMany')).not.toHaveProperty('output');
+		expect(defaults(editor, 1, 'getMany')).toMatchObject({ returnAll: false, limit: 50, simplify: false });
+		expect(defaults(editor, 1, 'getMany')).not.toHaveProperty('output');
+	});
+
+	it('offers Output (Simplified by default) instead of Simplify from version 2, in the tool form only', () => {
+		const tool = toolForm().description;
+		const editor = new Prospecting().description;
+		expect(defaults(tool, 2, 'getMany')).toMatchObject({ limit: 50, output: 'simplified' });
+		expect(defaults(tool, 2, 'getMany')).not.toHaveProperty('simplify');
+		expect(defaults(editor, 2, 'getMany')).not.toHaveProperty('output');
 	});
 
 	it('returns at most Limit compact leads by default: contacts as plain values, empty fields left out', async () => {
@@ -120,6 +130,58 @@ describe('tool form', () => {
 		expect(jsonOf(run.items)[0].error).toBe(
 			'simplify: expected true or false, got "yes" (item 0)\n' +
 				'Fix the "simplify" parameter of item 0; nothing was sent to the service for this item.',
+		);
+		expect(sandbox.control.requests()).toHaveLength(0);
+	});
+
+	it('returns compact records by default from version 2, as Simplify did', async () => {
+		const run = await runTool({ resource: 'lead', operation: 'getMany', limit: 3 }, 2);
+		expect(run.error).toBeUndefined();
+		const leads = jsonOf(run.items);
+		expect(leads).toHaveLength(3);
+		const first = sandbox.control.leads().find((lead) => lead.id === leads[0].id)!;
+		expect(leads[0].emails ?? []).toEqual(first.emails.map((item) => item.value));
+		for (const lead of leads) {
+			expect(Object.values(lead).every((value) => value !== '' && !(Array.isArray(value) && value.length === 0))).toBe(true);
+		}
+	});
+
+	it('returns the records as the service sends them with Output Raw', async () => {
+		const run = await runTool({ resource: 'lead', operation: 'getMany', limit: 2, output: 'raw' }, 2);
+		const leads = jsonOf(run.items);
+		const first = sandbox.control.leads().find((lead) => lead.id === leads[0].id)!;
+		expect(leads[0]).toEqual(JSON.parse(JSON.stringify(first)));
+	});
+
+	it('returns only the named fields and the id with Output Selected Fields', async () => {
+		const run = await runTool(
+			{ resource: 'lead', operation: 'getMany', limit: 2, output: 'selected', fields: 'name, emails' },
+			2,
+		);
+		const leads = jsonOf(run.items);
+		expect(leads).toHaveLength(2);
+		for (const lead of leads) {
+			const stored = sandbox.control.leads().find((candidate) => candidate.id === lead.id)!;
+			expect(lead).toEqual({
+				id: stored.id,
+				name: stored.name,
+				emails: JSON.parse(JSON.stringify(stored.emails)),
+			});
+		}
+	});
+
+	it('keeps the id with Selected Fields even when no field is named', async () => {
+		const run = await runTool(
+			{ resource: 'routine', operation: 'getMany', output: 'selected', fields: '' },
+			2,
+		);
+		expect(jsonOf(run.items)).toEqual(sandbox.control.routines().map((routine) => ({ id: routine.id })));
+	});
+
+	it('refuses an Output that is not one of the choices before any call', async () => {
+		const run = await runTool({ resource: 'lead', operation: 'getMany', output: 'everything' }, 2);
+		expect(String(jsonOf(run.items)[0].error)).toContain(
+			'output: "everything" is not one of simplified, raw, selected (item 0)',
 		);
 		expect(sandbox.control.requests()).toHaveLength(0);
 	});

@@ -270,6 +270,16 @@ const booleanFlag = (field: string, asFalse: Case[1], asTrue?: Case[1]): Case[] 
 	...(asTrue ? ([['trueText', asTrue]] as Case[]) : []),
 ];
 
+/** Simplify on leads: a wrong value is refused; "false" keeps the lead as sent, "true" simplifies it. */
+const simplifyFlag = (): Case[] =>
+	booleanFlag(
+		'simplify',
+		accept('"false" is false: the lead as the service sent it', ({ run }) =>
+			expect(run.items[0].json).toHaveProperty('origin')),
+		accept('"true" is true: the simplified lead', ({ run }) =>
+			expect(run.items[0].json).not.toHaveProperty('origin')),
+	);
+
 /** The node's Dry Run: a wrong value is refused; true / false texts mean Always Dry Run / Always Send. */
 const dryRunFlag = (method: string, path: string): Case[] => {
 	const sent: Check = ({ requests }) => {
@@ -497,6 +507,7 @@ function table(): Record<string, Record<string, Case[]>> {
 				'options.retryWhenNotCreated',
 				accept('"false" is false', leadName('Base Lead')),
 			),
+			simplify: simplifyFlag(),
 			'options.skipIfExists': booleanFlag(
 				'options.skipIfExists',
 				accept('"false" is false: no search first', ({ requests }) =>
@@ -507,6 +518,7 @@ function table(): Record<string, Record<string, Case[]>> {
 		},
 		'lead/getMany': {
 			...listOptionCases('/leads', 'createdAt', true),
+			simplify: simplifyFlag(),
 			'filters.search': freeQueryText('filters.search', LEADS, 'search'),
 			'filters.status': freeQueryText('filters.status', LEADS, 'status'),
 			'filters.sourceIds': multiValue('filters.sourceIds', LEADS, 'sourceIds'),

@@ -56,9 +56,14 @@ export function operationParameters(): OperationParameters[] {
 		return operations.map((operation) => ({
 			resource,
 			operation,
-			paths: properties
-				.filter((property) => shownFor(property, resource, operation))
-				.flatMap((property) => leafPaths(property)),
+			// A parameter described once per node version is one path.
+			paths: [
+				...new Set(
+					properties
+						.filter((property) => shownFor(property, resource, operation))
+						.flatMap((property) => leafPaths(property)),
+				),
+			],
 		}));
 	});
 }

@@ -1,5 +1,45 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from './versions';
+
+/** What an AI agent gets back from the tool form from version 2: Simplified, Raw or Selected Fields, the id always kept. */
+export const agentOutputChoice: INodeProperties[] = [
+	inVersions(FROM_VERSION_2, {
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		default: 'simplified',
+		displayOptions: { show: { '@tool': [true] } },
+		options: [
+			{
+				name: 'Simplified',
+				value: 'simplified',
+				description: 'Compact records: empty fields left out and contacts as plain values',
+			},
+			{
+				name: 'Raw',
+				value: 'raw',
+				description: 'Records as the service sends them',
+			},
+			{
+				name: 'Selected Fields',
+				value: 'selected',
+				description: 'Only the fields named below, and the ID',
+			},
+		],
+		description: 'What the AI agent gets back',
+	}),
+	inVersions(FROM_VERSION_2, {
+		displayName: 'Fields',
+		name: 'fields',
+		type: 'string',
+		default: '',
+		placeholder: 'name,emails,company',
+		displayOptions: { show: { '@tool': [true], output: ['selected'] } },
+		description: 'Names of the fields to return, separated by commas. The ID is always returned.',
+	}),
+];
+
 /** Return All / Limit, as every n8n list operation has them. */
 export const returnAllAndLimit: INodeProperties[] = [
 	{
@@ -18,7 +58,8 @@ export const returnAllAndLimit: INodeProperties[] = [
 		displayOptions: { show: { returnAll: [false] } },
 		description: 'Max number of results to return',
 	},
-	{
+	// The tool form's Simplify of version 1, as its saved workflows hold it.
+	inVersions(VERSION_1_ONLY, {
 		displayName: 'Simplify',
 		name: 'simplify',
 		type: 'boolean',
@@ -26,7 +67,8 @@ export const returnAllAndLimit: INodeProperties[] = [
 		displayOptions: { show: { '@tool': [true] } },
 		description:
 			'Whether to return compact records to the AI agent: empty fields left out and contacts as plain values',
-	},
+	}),
+	...agentOutputChoice,
 ];
 
 export const maxRateLimitWaitOption: INodeProperties = {

@@ -8,7 +8,7 @@ import * as lead from './lead';
 import type { ProspectingMap, ProspectingResource } from './node.type';
 import * as prospection from './prospection';
 import * as routine from './routine';
-import { compactItems, isToolForm, messageForAgent, simplifyForAgent } from './tool';
+import { agentOutput, isToolForm, messageForAgent, shapeForAgent } from './tool';
 import * as webhook from './webhook';
 
 type Operation = { execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> };
@@ -68,9 +68,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					{ itemIndex: i },
 				);
 			}
-			const simplify = asTool && simplifyForAgent.call(this, i);
+			const output = asTool ? agentOutput.call(this, i) : undefined;
 			let results = await handler.execute.call(this, i);
-			if (simplify) results = compactItems(results);
+			if (output) results = shapeForAgent(results, output);
 			for (const result of results) returnData.push({ ...result, pairedItem: { item: i } });
 		} catch (caught) {
 			// A cancelled execution reaches n8n as it is (so the run is marked cancelled), even with Continue On Fail.

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { booleanValue } from './parameters';
 
+import { booleanValue, multiValues, oneOf } from './parameters';
 
 /**
  * Whether the node runs as an AI agent's tool. n8n builds the tool form of a node as a type whose name ends
@@ -39,13 +39,61 @@ export function compactRecord(record: IDataObject): IDataObject {
 	return compact;
 }
 
-/** Whether the tool form's Simplify (on by default for lists) asks for compact records; checked before any call. */
-export function simplifyForAgent(this: IExecuteFunctions, i: number): boolean {
-	return booleanValue.call(this, i, 'simplify', this.getNodeParameter('simplify', i, false), false);
+const AGENT_OUTPUT_MODES = ['simplified', 'raw', 'selected'] as const;
+
+type AgentOutputMode = (typeof AGENT_OUTPUT_MODES)[number];
+
+export type AgentOutput = { mode: 'simplified' | 'raw' } | { mode: 'selected'; fields: string[] };
+
+/**
+ * What the tool form returns to the agent for item `i`, checked before any call: the Output choice (version 2), or
+ * version 1's Simplify toggle (on by default for lists) where there is no Output choice.
+ */
+export function agentOutput(this: IExecuteFunctions, i: number): AgentOutput {
+	const output = this.getNodeParameter('output', i, '') as unknown;
+	if (output === undefined || output === null || output === '') {
+		const simplify = this.getNodeParameter('simplify', i, false);
+		return {
+			mode: booleanValue.call(this, i, 'simplify', simplify, false) ? 'simplified' : 'raw',
+		};
+	}
+	const mode = oneOf.call(
+		this,
+		i,
+		'output',
+		output,
+		AGENT_OUTPUT_MODES,
+		'simplified',
+	) as AgentOutputMode;
+	if (mode !== 'selected') return { mode };
+	return {
+		mode,
+		fields: multiValues.call(this, i, 'fields', this.getNodeParameter('fields', i, '')),
+	};
 }
 
-export function compactItems(results: INodeExecutionData[]): INodeExecutionData[] {
-	return results.map((result) => ({ ...result, json: compactRecord(result.json) }));
+/** A record with only these fields, and its id always. */
+export function selectFields(record: IDataObject, fields: string[]): IDataObject {
+	const selected: IDataObject = {};
+	for (const field of ['id', ...fields]) {
+		if (record[field] !== undefined) selected[field] = record[field];
+	}
+	return selected;
+}
+
+/** The records of one item as the agent asked for them. */
+export function shapeForAgent(
+	results: INodeExecutionData[],
+	output: AgentOutput,
+): INodeExecutionData[] {
+	if (output.mode === 'raw') return results;
+	return results.map((result) => ({
+		...result,
+		json:
+			output.mode === 'selected'
+				? selectFields(result.json, output.fields)
+				: compactRecord(result.json),
+	}));
 }
 
 /**

@@ -1,40 +1,121 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { listWebhooks } from '../shared/webhooks';
 import { parseListPage, prospectingApiRequest } from '../transport';
+import { leadLabel, prospectionLabel, routineLabel, webhookLabel } from './labels';
 
+/** One page per keystroke or scroll: every picker reads through the same request function, inside the rate budget. */
 const PAGE_SIZE = 100;
 
-function routineName(routine: IDataObject): string {
-	for (const key of ['name', 'title', 'label']) {
-		const value = routine[key];
-		if (typeof value === 'string' && value.trim() !== '') return value;
-	}
-	return String(routine.id);
+type Page = { records: IDataObject[]; page: number; more: boolean };
+
+async function readPage(
+	this: ILoadOptionsFunctions,
+	path: string,
+	paginationToken: unknown,
+	qs: IDataObject = {},
+): Promise<Page> {
+	const page = Number(paginationToken) > 0 ? Number(paginationToken) : 1;
+	const body = await prospectingApiRequest.call(this, 'GET', path, {
+		qs: { ...qs, limit: PAGE_SIZE, page },
+	});
+	const listPage = parseListPage(body);
+	const records = listPage?.records ?? [];
+	const totalPages = Number(listPage?.meta?.totalPages);
+	const more = Number.isFinite(totalPages) ? page < totalPages : records.length >= PAGE_SIZE;
+	return {
+		records: records.filter((record) => record && record.id !== undefined),
+		page,
+		more,
+	};
 }
 
-/** Routines for the Routine picker, one page per scroll; the list has no search parameter, so it filters here. */
+function nextToken({ records, page, more }: Page): number | undefined {
+	return more && records.length > 0 ? page + 1 : undefined;
+}
+
+/** Keeps the entries whose name or id contains the typed text, for lists the service cannot search. */
+function matching(
+	entries: Array<{ name: string; value: string }>,
+	filter: string | undefined,
+): Array<{ name: string; value: string }> {
+	const needle = (filter ?? '').trim().toLowerCase();
+	if (needle === '') return entries;
+	return entries.filter(
+		(entry) =>
+			entry.name.toLowerCase().includes(needle) || entry.value.toLowerCase().includes(needle),
+	);
+}
+
+/** Leads for the Lead picker: the typed text goes to the service's search (name, company, e-mail, phone). */
+export async function searchLeads(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: unknown,
+): Promise<INodeListSearchResult> {
+	const search = (filter ?? '').trim();
+	const page = await readPage.call(this, '/leads', paginationToken, {
+		orderBy: 'createdAt',
+		orderDirection: 'desc',
+		...(search ? { search } : {}),
+	});
+	return {
+		results: page.records.map((lead) => ({
+			name: leadLabel(lead),
+			value: String(lead.id),
+		})),
+		paginationToken: nextToken(page),
+	};
+}
+
+/** Routines for the Routine picker; the list has no search parameter, so it filters here. */
 export async function searchRoutines(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: unknown,
 ): Promise<INodeListSearchResult> {
-	const page = Number(paginationToken) > 0 ? Number(paginationToken) : 1;
-	const body = await prospectingApiRequest.call(this, 'GET', '/routines', {
-		qs: { limit: PAGE_SIZE, page },
+	const page = await readPage.call(this, '/routines', paginationToken);
+	const entries = page.records.map((routine) => ({
+		name: routineLabel(routine),
+		value: String(routine.id),
+	}));
+	return {
+		results: matching(entries, filter),
+		paginationToken: nextToken(page),
+	};
+}
+
+/** Prospections for the Prospection picker, newest first; no search parameter, so it filters here. */
+export async function searchProspections(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: unknown,
+): Promise<INodeListSearchResult> {
+	const page = await readPage.call(this, '/prospections', paginationToken, {
+		orderBy: 'createdAt',
+		orderDirection: 'desc',
 	});
-	const listPage = parseListPage(body);
-	const routines = listPage?.records ?? [];
-	const needle = (filter ?? '').trim().toLowerCase();
-	const results = routines
-		.filter((routine) => routine && routine.id !== undefined)
-		.map((routine) => ({ name: routineName(routine), value: String(routine.id) }))
-		.filter(
-			(entry) =>
-				needle === '' ||
-				entry.name.toLowerCase().includes(needle) ||
-				entry.value.toLowerCase().includes(needle),
-		);
-	const totalPages = Number(listPage?.meta?.totalPages);
-	const more = Number.isFinite(totalPages) ? page < totalPages : routines.length >= PAGE_SIZE;
-	return { results, paginationToken: more && routines.length > 0 ? page + 1 : undefined };
+	const entries = page.records.map((prospection) => ({
+		name: prospectionLabel(prospection),
+		value: String(prospection.id),
+	}));
+	return {
+		results: matching(entries, filter),
+		paginationToken: nextToken(page),
+	};
+}
+
+/** Webhooks for the Webhook picker: GET /webhooks answers every webhook at once, so it is one read. */
+export async function searchWebhooks(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const webhooks = (await listWebhooks.call(this)).filter(
+		(webhook) => webhook && webhook.id !== undefined,
+	);
+	const entries = webhooks.map((webhook) => ({
+		name: webhookLabel(webhook),
+		value: String(webhook.id),
+	}));
+	return { results: matching(entries, filter) };
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { locatorValue } from '../actions/recordLocator';
 import type { ProspectionStatus } from '../shared/statuses';
 import { PROSPECTION_STATUSES } from '../shared/statuses';
 import { compareTimestamps, readPageNewestFirst } from './listPage';
@@ -42,7 +43,7 @@ function filtersQuery(event: PollEvent, filters: IDataObject): IDataObject {
 	}
 	const query: IDataObject = {
 		routineIds: listOf(filters.routineIds),
-		leadId: text(filters.leadId),
+		leadId: text(locatorValue(filters.leadId)),
 	};
 	if (event === 'newProspection') query.status = listOf(filters.status);
 	return query;

@@ -11,6 +11,7 @@ import { booleanValue, maxRateLimitWait, textValue } from '../parameters';
 import type { LeadContacts } from './contacts';
 import { withKeysHeld } from './contactLock';
 import { collectContacts, contactKeys, findExistingLead } from './contacts';
+import { simplifyLead, simplifyLeadProperties, simplifyLeadsWanted } from './simplify';
 
 const contactCollection = (
 	displayName: string,
@@ -110,6 +111,7 @@ const properties: INodeProperties[] = [
 			contactCollection('Phones', 'phones', '+55 11 3333-4444'),
 		],
 	},
+	...simplifyLeadProperties,
 	callOptions([
 		{
 			displayName: 'Retry When Confirmed Not Created',
@@ -182,6 +184,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (contacts.phones.length) body.phones = contacts.phones;
 	if (contacts.mobiles.length) body.mobiles = contacts.mobiles;
 	const request = { method: 'POST' as const, path: '/leads', body };
+	const simplify = simplifyLeadsWanted.call(this, i);
+	const output = (lead: IDataObject): INodeExecutionData[] => [
+		{ json: simplify ? simplifyLead(lead) : lead },
+	];
 
 	const searchAndCreate = async (): Promise<INodeExecutionData[]> => {
 		if (skipIfExists) {
@@ -196,7 +202,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 					wouldReturn: existing,
 					message: `Dry run: nothing was written. A lead with this contact exists (id ${String(existing.id ?? '?')}), so Lead Create would send nothing and return it (in wouldReturn).`,
 				});
-				return dryRun ?? [{ json: existing }];
+				return dryRun ?? output(existing);
 			}
 		}
 
@@ -221,13 +227,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		const sends = retryWhenNotCreated ? 2 : 1;
 		for (let send = 1; ; send++) {
 			try {
-				return [{ json: await create() }];
+				return output(await create());
 			} catch (error) {
 				if (!isResponseLostError(error)) throw asNodeError(node, error);
 				// The service has no duplicate protection: find out whether the lead was created before anything else.
 				await sleep(SETTLE_MS);
 				const created = await findExistingLead.call(this, contacts, name, settings);
-				if (created) return [{ json: created }];
+				if (created) return output(created);
 				if (send >= sends) {
 					throw withNote(
 						node,

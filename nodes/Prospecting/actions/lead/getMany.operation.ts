@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { filtersCollection, listOptions, multiValueFilter, returnAllAndLimit, textFilter } from '../common.descriptions';
 import { listRecords } from '../listRecords';
 import { multiValues, queryText } from '../parameters';
+import { simplifyLead, simplifyLeadProperties, simplifyLeadsWanted } from './simplify';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -14,6 +15,7 @@ const properties: INodeProperties[] = [
 		multiValueFilter('Source IDs', 'sourceIds', 'leads from these sources'),
 		textFilter('Status', 'status', 'Only leads with this status, as the service names it'),
 	]),
+	...simplifyLeadProperties,
 	listOptions({ order: 'free', orderFallback: 'createdAt', multiValue: true }),
 ];
 
@@ -22,7 +24,8 @@ const displayOptions = { show: { resource: ['lead'], operation: ['getMany'] } };
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	return await listRecords.call(this, i, {
+	const simplify = simplifyLeadsWanted.call(this, i);
+	const items = await listRecords.call(this, i, {
 		endpoint: '/leads',
 		orderFallback: 'createdAt',
 		filterQuery: (filters) => ({
@@ -33,4 +36,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			createdByIds: multiValues.call(this, i, 'filters.createdByIds', filters.createdByIds),
 		}),
 	});
+	return simplify ? items.map((item) => ({ ...item, json: simplifyLead(item.json) })) : items;
 }

@@ -3,13 +3,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { MultiValueFormat } from '../../transport';
 import { prospectingApiPaginate, prospectingApiRequest } from '../../transport';
-import { additionalQueryOption, filtersCollection, maxRateLimitWaitOption, multiValueFormatOption } from '../common.descriptions';
+import { additionalQueryOption, maxRateLimitWaitOption, multiValueFormatOption } from '../common.descriptions';
 import { readMultiValueFormat } from '../listSettings';
 import { additionalQuery, maxRateLimitWait } from '../parameters';
-import { prospectionScopeFilters, prospectionScopeQuery } from './filters';
+import { prospectionFilterCollections, prospectionScopeQuery } from './filters';
 
 const properties: INodeProperties[] = [
-	filtersCollection(prospectionScopeFilters),
+	...prospectionFilterCollections(),
 	{
 		displayName: 'Options',
 		name: 'options',

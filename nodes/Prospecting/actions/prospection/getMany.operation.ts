@@ -2,15 +2,14 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { PROSPECTION_STATUSES, prospectionStatusOptions } from '../../shared/statuses';
-import { filtersCollection, listOptions, returnAllAndLimit } from '../common.descriptions';
+import { listOptions, returnAllAndLimit } from '../common.descriptions';
 import { listRecords } from '../listRecords';
 import { optionalOneOf } from '../parameters';
-import { prospectionScopeFilters, prospectionScopeQuery } from './filters';
+import { prospectionFilterCollections, prospectionScopeQuery } from './filters';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
-	filtersCollection([
-		...prospectionScopeFilters,
+	...prospectionFilterCollections([
 		{
 			displayName: 'Status',
 			name: 'status',

@@ -8,38 +8,35 @@ import { guardWrite } from '../dryRun';
 import { dryRunProperties } from '../dryRun.description';
 import { idText, maxRateLimitWait } from '../parameters';
 import { pathSegment } from '../pathSegment';
+import { recordLocator } from '../recordLocator';
+import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../versions';
 
 const properties: INodeProperties[] = [
-	{
+	recordLocator({
 		displayName: 'Routine',
 		name: 'routineId',
-		type: 'resourceLocator',
+		searchListMethod: 'searchRoutines',
 		required: true,
-		default: { mode: 'list', value: '' },
 		description: 'The routine (Cadência) to add the lead to',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchRoutines', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 6512ab34cd',
-			},
-		],
-	},
-	{
+	}),
+	inVersions(VERSION_1_ONLY, {
 		displayName: 'Lead ID',
 		name: 'leadId',
 		type: 'string',
 		required: true,
 		default: '',
 		description: 'The lead to add to the routine',
-	},
+	}),
+	inVersions(
+		FROM_VERSION_2,
+		recordLocator({
+			displayName: 'Lead',
+			name: 'leadId',
+			searchListMethod: 'searchLeads',
+			required: true,
+			description: 'The lead to add to the routine. Search by name, company, email or phone.',
+		}),
+	),
 	{
 		displayName: 'Responsible ID',
 		name: 'responsibleId',
@@ -59,7 +56,13 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const rawRoutineId = this.getNodeParameter('routineId', i, '', { extractValue: true }) as unknown;
 	const routineId = pathSegment(this.getNode(), i, 'routineId', rawRoutineId);
-	const leadId = idText.call(this, i, 'leadId', this.getNodeParameter('leadId', i, ''), true);
+	const leadId = idText.call(
+		this,
+		i,
+		'leadId',
+		this.getNodeParameter('leadId', i, '', { extractValue: true }),
+		true,
+	);
 	const responsibleId = idText.call(
 		this,
 		i,

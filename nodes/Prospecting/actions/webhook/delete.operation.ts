@@ -9,17 +9,31 @@ import { guardWrite } from '../dryRun';
 import { dryRunProperties } from '../dryRun.description';
 import { callSettings, quoted } from '../parameters';
 import { pathSegment } from '../pathSegment';
+import { recordLocator } from '../recordLocator';
+import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../versions';
+
+const DELETE_DESCRIPTION =
+	'The webhook to delete. Its secret is gone with it; a new webhook gets a new secret.';
 
 const properties: INodeProperties[] = [
-	{
+	inVersions(VERSION_1_ONLY, {
 		displayName: 'Webhook ID',
 		name: 'webhookId',
 		type: 'string',
 		required: true,
 		default: '',
-		description:
-			'The webhook to delete. Its secret is gone with it; a new webhook gets a new secret.',
-	},
+		description: DELETE_DESCRIPTION,
+	}),
+	inVersions(
+		FROM_VERSION_2,
+		recordLocator({
+			displayName: 'Webhook',
+			name: 'webhookId',
+			searchListMethod: 'searchWebhooks',
+			required: true,
+			description: DELETE_DESCRIPTION,
+		}),
+	),
 	callOptions(),
 	...dryRunProperties,
 ];
@@ -29,7 +43,7 @@ const displayOptions = { show: { resource: ['webhook'], operation: ['delete'] } 
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const rawId = this.getNodeParameter('webhookId', i, '') as unknown;
+	const rawId = this.getNodeParameter('webhookId', i, '', { extractValue: true }) as unknown;
 	const id = pathSegment(this.getNode(), i, 'webhookId', rawId);
 	const plainId = String(rawId).trim();
 	const settings = callSettings.call(this, i);
