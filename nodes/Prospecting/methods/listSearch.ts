@@ -68,21 +68,27 @@ export async function searchLeads(
 	};
 }
 
+/** One page of a list the service cannot search, kept to the entries that match the typed text. */
+async function matchingPage(
+	this: ILoadOptionsFunctions,
+	path: string,
+	label: (record: IDataObject) => string,
+	filter: string | undefined,
+	paginationToken: unknown,
+	qs?: IDataObject,
+): Promise<INodeListSearchResult> {
+	const page = await readPage.call(this, path, paginationToken, qs);
+	const entries = page.records.map((record) => ({ name: label(record), value: String(record.id) }));
+	return { results: matching(entries, filter), paginationToken: nextToken(page) };
+}
+
 /** Routines for the Routine picker; the list has no search parameter, so it filters here. */
 export async function searchRoutines(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: unknown,
 ): Promise<INodeListSearchResult> {
-	const page = await readPage.call(this, '/routines', paginationToken);
-	const entries = page.records.map((routine) => ({
-		name: routineLabel(routine),
-		value: String(routine.id),
-	}));
-	return {
-		results: matching(entries, filter),
-		paginationToken: nextToken(page),
-	};
+	return await matchingPage.call(this, '/routines', routineLabel, filter, paginationToken);
 }
 
 /** Prospections for the Prospection picker, newest first; no search parameter, so it filters here. */
@@ -91,18 +97,10 @@ export async function searchProspections(
 	filter?: string,
 	paginationToken?: unknown,
 ): Promise<INodeListSearchResult> {
-	const page = await readPage.call(this, '/prospections', paginationToken, {
+	return await matchingPage.call(this, '/prospections', prospectionLabel, filter, paginationToken, {
 		orderBy: 'createdAt',
 		orderDirection: 'desc',
 	});
-	const entries = page.records.map((prospection) => ({
-		name: prospectionLabel(prospection),
-		value: String(prospection.id),
-	}));
-	return {
-		results: matching(entries, filter),
-		paginationToken: nextToken(page),
-	};
 }
 
 /** Webhooks for the Webhook picker: GET /webhooks answers every webhook at once, so it is one read. */
