@@ -1,11 +1,12 @@
 /**
- * `npm run bench:spike [-- --posts=200,1000] [-- --deployments=single,queue-2,queue-4] [-- --double=20] [-- --out=file]`
+ * `npm run bench:spike [-- --posts=200,1000] [-- --deployments=single,queue-2,queue-4] [-- --double=100] [-- --out=file]`
  *
  * A lead-capture spike in real n8n: N form posts at once into n8n's Webhook node, each running the package's
  * lead-capture example (Lead Create with Skip If Exists → Routine Add Lead), against the sandbox in its own process
  * at 40 reads and 40 writes per 5 s window (the real 200 / 100 per 60 s, shortened). Deployments: one process
  * (SQLite, as the demo) and queue mode with 2 and 4 workers at concurrency 10. In one process also a double submit:
- * each of K people posted twice within half a second.
+ * each of K people posted twice within a second, all
+ * at once (a double click during a spike: the writes queue behind the budget, so the two searches can both run first).
  *
  * Per case: leads per person (once, twice or more, never: the sandbox's store), routine adds (the sandbox's log),
  * failed executions (n8n's executions API), 429s per window (windows rebuilt from the sandbox's log), time from the
@@ -58,13 +59,13 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-	const args: Args = { posts: [200, 1000], deployments: ['single', 'queue-2', 'queue-4'], double: 20, out: path.join(repoRoot, 'bench', 'results.spike.json') };
+	const args: Args = { posts: [200, 1000], deployments: ['single', 'queue-2', 'queue-4'], double: 100, out: path.join(repoRoot, 'bench', 'results.spike.json') };
 	for (const arg of argv) {
 		if (arg.startsWith('--posts=')) args.posts = arg.slice(8).split(',').filter(Boolean).map(Number);
 		else if (arg.startsWith('--deployments=')) args.deployments = arg.slice(14).split(',') as DeploymentName[];
 		else if (arg.startsWith('--double=')) args.double = Number(arg.slice(9));
 		else if (arg.startsWith('--out=')) args.out = path.resolve(arg.slice(6));
-		else throw new Error(`unknown option ${arg} (known: --posts=200,1000 --deployments=single,queue-2,queue-4 --double=20 --out=file)`);
+		else throw new Error(`unknown option ${arg} (known: --posts=200,1000 --deployments=single,queue-2,queue-4 --double=100 --out=file)`);
 	}
 	if (args.posts.some((n) => !Number.isInteger(n) || n < 1 || n > 5000)) throw new Error('--posts takes 1 to 5000 per case');
 	if (args.deployments.some((d) => !(d in DEPLOYMENTS))) throw new Error(`--deployments takes ${Object.keys(DEPLOYMENTS).join(', ')}`);
@@ -122,8 +123,8 @@ async function sendPosts(url: string, tag: string, people: number, double: boole
 	const body = (i: number) => ({ name: personName(tag, i), company: `${tag} company`, email: personEmail(tag, i) });
 	const posts = Array.from({ length: people }, (_, i) => postJson(url, body(i)));
 	if (double) {
-		// The second click lands 0-500 ms after the first (a double click), spread over the people.
-		posts.push(...Array.from({ length: people }, async (_, i) => (await sleep((i * 53) % 500), await postJson(url, body(i)))));
+		// The second post lands 0-1000 ms after the first, spread over the people.
+		posts.push(...Array.from({ length: people }, async (_, i) => (await sleep((i * 97) % 1000), await postJson(url, body(i)))));
 	}
 	return await Promise.all(posts);
 }
