@@ -94,3 +94,95 @@ describe('when a spent window ends', () => {
 		expect(await budget.acquire()).toBeGreaterThan(900);
 	});
 });
+
+const settle = async () => await new Promise((resolve) => setImmediate(resolve));
+
+describe('before the limit is known', () => {
+	it('lets one call go and holds the others until its headers arrive, then sends no more than they allow', async () => {
+		const budget = new RateBudget();
+		budget.windowMs = 300;
+		await budget.acquire();
+		const sentAt: number[] = [];
+		const others = [0, 1, 2].map(async () => {
+			await budget.acquire();
+			sentAt.push(Date.now());
+		});
+		await settle();
+		expect(sentAt).toHaveLength(0);
+		// The first answer allows two more calls in this window; the third waits for the next one.
+		const answeredAt = Date.now();
+		budget.release(answer(2, answeredAt + 300), 200);
+		await settle();
+		expect(sentAt).toHaveLength(2);
+		await Promise.all(others);
+		expect(sentAt[2] - answeredAt).toBeGreaterThanOrEqual(250);
+	});
+
+	it('lets the next call ask when the first one got no answer at all', async () => {
+		const budget = new RateBudget();
+		await budget.acquire();
+		const second = budget.acquire();
+		budget.cancel();
+		await expect(second).resolves.toBe(0);
+		expect(budget.state.inFlight).toBe(1);
+	});
+
+	it('lets every call go when the service announces no limit', async () => {
+		const budget = new RateBudget();
+		await budget.acquire();
+		budget.release({}, 200);
+		await Promise.all([budget.acquire(), budget.acquire(), budget.acquire()]);
+		expect(budget.state.inFlight).toBe(3);
+	});
+});
+
+it('after the window turns, a window spent before any of its answers waits for one instead of sending on', async () => {
+	const budget = new RateBudget();
+	budget.windowMs = 100;
+	const spent = (resetAt: number) => ({
+		'x-ratelimit-limit': '2',
+		'x-ratelimit-remaining': '0',
+		'x-ratelimit-reset': String(resetAt),
+	});
+	budget.release(spent(Date.now() + 100), 200);
+	await budget.acquire(); // waits for the turn; two calls allowed in the new window
+	await budget.acquire();
+	let third = false;
+	const pending = budget.acquire().then(() => (third = true));
+	await settle();
+	expect(third).toBe(false);
+	// The new window's first answer: both calls counted, so the third waits for the window after it.
+	budget.release(spent(Date.now() + 100), 200);
+	await settle();
+	expect(third).toBe(false);
+	budget.release(spent(Date.now() + 100), 200);
+	await pending;
+	expect(third).toBe(true);
+});
+
+it('keeps the figures of an answer from the next window that arrives while waiting for the window to end', async () => {
+	const budget = new RateBudget();
+	budget.windowMs = 1_000;
+	const twoPerWindow = (remaining: number, resetAt: number) => ({
+		'x-ratelimit-limit': '2',
+		'x-ratelimit-remaining': String(remaining),
+		'x-ratelimit-reset': String(resetAt),
+	});
+	budget.release(twoPerWindow(1, Date.now() + 100), 200);
+	await budget.acquire(); // A: the last call of this window, still in flight
+	const second = budget.acquire(); // B waits for the window to end
+	await settle();
+	// A reached the service after its window ended: it was counted in the next one, which has 1 call left.
+	budget.release(twoPerWindow(1, Date.now() + 1_100), 200);
+	await second;
+	const abort = new AbortController();
+	let third = false;
+	const pending = budget.acquire(undefined, abort.signal).then(
+		() => (third = true),
+		() => undefined,
+	);
+	await settle();
+	expect(third).toBe(false);
+	abort.abort();
+	await pending;
+});

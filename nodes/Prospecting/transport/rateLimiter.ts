@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 
+import { OthersEstimate } from './othersEstimate';
 import { pause } from './pause';
 
 /**
@@ -73,6 +74,8 @@ export interface RateLimitState {
 	 * later than this plus the window's length: sooner than a reset announced in whole seconds.
 	 */
 	windowSeenAt?: number;
+	/** The announced reset of the window this budget last turned from: answers up to it are stale. */
+	endedResetAt?: number;
 }
 
 /** One budget (reads or writes) of one (base URL, key). Calls to `acquire` run one at a time. */
@@ -84,6 +87,15 @@ export class RateBudget {
 
 	private queue: Promise<unknown> = Promise.resolve();
 
+	/** Other clients of the key (other workers): their calls per round trip, and the calls left to them. */
+	readonly others = new OthersEstimate();
+
+	/** Whether any call of this budget has been answered: before that the limit is unknown. */
+	private answered = false;
+
+	/** Callers waiting for the next answer (or given-back reservation) of this budget. */
+	private answerWaiters: Array<() => void> = [];
+
 	/** Runs `task` after every earlier caller's task, so the check-and-reserve step is atomic. */
 	private async exclusive<T>(task: () => Promise<T>): Promise<T> {
 		const run = this.queue.then(task, task);
@@ -92,28 +104,71 @@ export class RateBudget {
 	}
 
 	/**
-	 * Reserves one call, waiting first when the budget is spent until its window resets.
-	 * Returns how long it waited, in ms.
+	 * Reserves one call, waiting first when the budget is spent until its window resets. While
+	 * nothing is known (no answer yet), one call goes and the others wait for its headers; a
+	 * window spent before any answer told when it ends waits for an answer too.
+	 * Returns how long it waited for the window, in ms.
 	 */
 	async acquire(onWait?: (ms: number) => void, signal?: AbortSignal): Promise<number> {
 		return await this.exclusive(async () => {
 			let waited = 0;
 			const state = this.state;
-			this.rollWindow();
-			const windowEnd = this.windowEnd();
-			if (state.remaining !== undefined && state.remaining <= 0 && windowEnd !== undefined) {
+			for (;;) {
+				this.rollWindow();
+				if (!this.answered) {
+					if (state.inFlight === 0) break;
+					await this.nextAnswer(signal);
+					continue;
+				}
+				// The last calls of a window are left to other clients whose calls are already on their way.
+				if (state.remaining === undefined || state.remaining > this.others.reserve(state.limit)) break;
+				const windowEnd = this.windowEnd();
+				if (windowEnd === undefined) {
+					// Only an answer can tell when this window ends; with none to come, one call asks.
+					if (state.inFlight === 0) break;
+					await this.nextAnswer(signal);
+					continue;
+				}
 				const wait = Math.min(windowEnd - Date.now() + RESET_MARGIN_MS, MAX_PREEMPTIVE_WAIT_MS);
 				if (wait > 0) {
 					onWait?.(wait);
 					await pause(wait, signal);
-					waited = wait;
+					waited += wait;
 				}
-				this.startNextWindow();
+				// A call in flight may have been answered from the next window meanwhile: that answer stands.
+				if (this.windowEnd() === windowEnd) this.startNextWindow();
 			}
 			if (state.remaining !== undefined) state.remaining -= 1;
 			state.inFlight += 1;
 			return waited;
 		});
+	}
+
+	/** Resolves at the next answer or given-back reservation; rejects as `pause` does when the execution is cancelled. */
+	private async nextAnswer(signal?: AbortSignal): Promise<void> {
+		const answer = new Promise<void>((resolve) => this.answerWaiters.push(resolve));
+		if (!signal) return await answer;
+		let onAbort: (() => void) | undefined;
+		const aborted = new Promise<void>((resolve) => {
+			onAbort = () => resolve();
+			if (signal.aborted) resolve();
+			else signal.addEventListener('abort', onAbort, { once: true });
+		});
+		try {
+			// pause(0) raises n8n's cancellation error for an aborted signal; without that support, wait on.
+			await Promise.race([
+				answer,
+				aborted.then(async () => await pause(0, signal)).then(async () => await answer),
+			]);
+		} finally {
+			if (onAbort) signal.removeEventListener('abort', onAbort);
+		}
+	}
+
+	private wakeAnswerWaiters(): void {
+		const waiters = this.answerWaiters;
+		this.answerWaiters = [];
+		for (const wake of waiters) wake();
 	}
 
 	/**
@@ -123,7 +178,8 @@ export class RateBudget {
 	private windowEnd(): number | undefined {
 		const { resetAt, refusedUntil, windowSeenAt } = this.state;
 		if (resetAt === undefined) return undefined;
-		if (refusedUntil !== undefined || windowSeenAt === undefined || !(this.windowMs > 0)) return resetAt;
+		if (refusedUntil !== undefined || windowSeenAt === undefined || !(this.windowMs > 0))
+			return resetAt;
 		return Math.min(resetAt, windowSeenAt + this.windowMs);
 	}
 
@@ -133,10 +189,14 @@ export class RateBudget {
 		if (windowEnd !== undefined && Date.now() >= windowEnd) this.startNextWindow();
 	}
 
-	/** The window has turned: the full limit is available again until headers say otherwise. */
+	/**
+	 * The window has turned: the full limit is available again until headers say otherwise, less the
+	 * calls still in flight, which may reach the service in the new window.
+	 */
 	private startNextWindow(): void {
 		const state = this.state;
-		state.remaining = state.limit;
+		state.remaining = state.limit === undefined ? undefined : state.limit - state.inFlight;
+		state.endedResetAt = state.resetAt ?? state.endedResetAt;
 		state.resetAt = undefined;
 		state.lowestAnnounced = undefined;
 		state.refusedUntil = undefined;
@@ -157,6 +217,12 @@ export class RateBudget {
 
 	/** Records the answer of a call reserved with `acquire`. */
 	release(headers: Headers | undefined, status: number | undefined): void {
+		this.answered = true;
+		this.record(headers, status);
+		this.wakeAnswerWaiters();
+	}
+
+	private record(headers: Headers | undefined, status: number | undefined): void {
 		const state = this.state;
 		state.inFlight = Math.max(0, state.inFlight - 1);
 		const now = Date.now();
@@ -164,8 +230,9 @@ export class RateBudget {
 		const remaining = numberHeader(headers, 'x-ratelimit-remaining');
 		const resetAt = parseResetHeader(header(headers, 'x-ratelimit-reset'), now);
 		if (limit !== undefined) state.limit = limit;
-		const stale =
-			resetAt !== undefined && state.resetAt !== undefined && resetAt < state.resetAt - 500;
+		// An answer from a window that has ended (counted before the turn, answered after it) says nothing of the new one.
+		const endedBefore = state.resetAt ?? (state.endedResetAt ?? -Infinity) + 1000;
+		const stale = resetAt !== undefined && resetAt < endedBefore - 500;
 		if (remaining !== undefined && !stale) {
 			const newWindow =
 				resetAt !== undefined && (state.resetAt === undefined || resetAt > state.resetAt + 500);
@@ -175,6 +242,9 @@ export class RateBudget {
 				state.lowestAnnounced = remaining;
 				state.remaining = remaining - state.inFlight;
 			} else {
+				if (status !== 429 && state.lowestAnnounced !== undefined) {
+					this.others.observe(state.lowestAnnounced, remaining, state.inFlight);
+				}
 				state.lowestAnnounced = Math.min(state.lowestAnnounced ?? remaining, remaining);
 				// Answers may arrive in another order than the service counted the calls, so the lowest figure
 				// announced in this window is the best one. Every call counted after it is still in flight
@@ -197,6 +267,7 @@ export class RateBudget {
 	/** Gives back a reservation whose call was never answered. */
 	cancel(): void {
 		this.state.inFlight = Math.max(0, this.state.inFlight - 1);
+		this.wakeAnswerWaiters();
 	}
 }
 

@@ -20,6 +20,7 @@ import {
 } from './errors';
 import { cancelSignal, pause } from './pause';
 import {
+	budgetKey,
 	callKind,
 	getBudget,
 	parseResetHeader,
@@ -104,6 +105,12 @@ export async function credentialsOf(context: ProspectingContext): Promise<Prospe
 		pending.catch(() => credentialsByContext.delete(context));
 	}
 	return await pending;
+}
+
+/** The account the credential reaches (base URL and a hash of the key), as the rate budgets name it. */
+export async function accountKey(context: ProspectingContext): Promise<string> {
+	const credentials = await credentialsOf(context);
+	return budgetKey(normaliseBaseUrl(credentials?.baseUrl), String(credentials?.apiKey ?? ''));
 }
 
 /** The network error code of a failed call, read from n8n's wrapper or the HTTP client's error. */

@@ -148,6 +148,14 @@ export function leadMatches(record: IDataObject, contacts: LeadContacts, name: s
 	);
 }
 
+/** The contacts as `leadMatches` compares them: emails in lower case, phones and mobiles as digits. */
+export function contactKeys(contacts: LeadContacts): string[] {
+	return [
+		...contacts.emails.map((item) => `email:${item.value.toLowerCase()}`),
+		...[...contacts.phones, ...contacts.mobiles].map((item) => `number:${digits(item.value)}`),
+	];
+}
+
 /**
  * Looks for a lead with the same contact (and name, when given) with GET /leads?search=, as
  * the service advises before repeating a creation. Returns the oldest match.

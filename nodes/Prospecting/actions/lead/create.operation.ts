@@ -7,18 +7,20 @@ import type {
 import { sleep, updateDisplayOptions } from 'n8n-workflow';
 
 import {
+	accountKey,
 	asNodeError,
 	guardWrite,
 	inputError,
 	isResponseLostError,
 	prospectingApiRequest,
+	withKeysHeld,
 	withNote,
 } from '../../transport';
 import { callOptions } from '../common.descriptions';
 import { dryRunProperties } from '../dryRun.description';
 import { booleanValue, maxRateLimitWait, textValue, unwrapRecord } from '../helpers';
 import type { LeadContacts } from './contacts';
-import { collectContacts, findExistingLead } from './contacts';
+import { collectContacts, contactKeys, findExistingLead } from './contacts';
 
 const contactCollection = (
 	displayName: string,
@@ -191,59 +193,76 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (contacts.mobiles.length) body.mobiles = contacts.mobiles;
 	const request = { method: 'POST' as const, path: '/leads', body };
 
-	if (skipIfExists) {
-		const existing = await findExistingLead.call(this, contacts, name, settings);
-		if (existing) {
-			// Nothing would be written for real either; a dry run still says so in its own shape.
-			const dryRun = await guardWrite.call(this, {
-				operation: 'Lead Create',
-				itemIndex: i,
-				request,
-				noRequest: true,
-				wouldReturn: existing,
-				message: `Dry run: nothing was written. A lead with this contact exists (id ${String(existing.id ?? '?')}), so Lead Create would send nothing and return it (in wouldReturn).`,
-			});
-			return dryRun ?? [{ json: existing }];
+	const searchAndCreate = async (): Promise<INodeExecutionData[]> => {
+		if (skipIfExists) {
+			const existing = await findExistingLead.call(this, contacts, name, settings);
+			if (existing) {
+				// Nothing would be written for real either; a dry run still says so in its own shape.
+				const dryRun = await guardWrite.call(this, {
+					operation: 'Lead Create',
+					itemIndex: i,
+					request,
+					noRequest: true,
+					wouldReturn: existing,
+					message: `Dry run: nothing was written. A lead with this contact exists (id ${String(existing.id ?? '?')}), so Lead Create would send nothing and return it (in wouldReturn).`,
+				});
+				return dryRun ?? [{ json: existing }];
+			}
 		}
-	}
 
-	const dryRun = await guardWrite.call(this, { operation: 'Lead Create', itemIndex: i, request });
-	if (dryRun) return dryRun;
+		const dryRun = await guardWrite.call(this, {
+			operation: 'Lead Create',
+			itemIndex: i,
+			request,
+		});
+		if (dryRun) return dryRun;
 
-	const create = async () =>
-		unwrapRecord(await prospectingApiRequest.call(this, 'POST', '/leads', { ...settings, body })) ??
-		{};
+		const create = async () =>
+			unwrapRecord(
+				await prospectingApiRequest.call(this, 'POST', '/leads', {
+					...settings,
+					body,
+				}),
+			) ?? {};
 
-	const node = this.getNode();
-	try {
-		return [{ json: await create() }];
-	} catch (error) {
-		if (!isResponseLostError(error)) throw asNodeError(node, error);
-		// The service has no duplicate protection: find out whether the lead was created before anything else.
-		await sleep(SETTLE_MS);
-		const created = await findExistingLead.call(this, contacts, name, settings);
-		if (created) return [{ json: created }];
-		if (!retryWhenNotCreated) {
+		const node = this.getNode();
+		try {
+			return [{ json: await create() }];
+		} catch (error) {
+			if (!isResponseLostError(error)) throw asNodeError(node, error);
+			// The service has no duplicate protection: find out whether the lead was created before anything else.
+			await sleep(SETTLE_MS);
+			const created = await findExistingLead.call(this, contacts, name, settings);
+			if (created) return [{ json: created }];
+			if (!retryWhenNotCreated) {
+				throw withNote(
+					node,
+					error,
+					'A search found no lead with this contact, so it was not created; it is safe to run this item again.',
+				);
+			}
+		}
+
+		// The search showed the lead does not exist, so sending it once more cannot create a duplicate.
+		try {
+			return [{ json: await create() }];
+		} catch (error) {
+			if (!isResponseLostError(error)) throw asNodeError(node, error);
+			await sleep(SETTLE_MS);
+			const created = await findExistingLead.call(this, contacts, name, settings);
+			if (created) return [{ json: created }];
 			throw withNote(
 				node,
 				error,
-				'A search found no lead with this contact, so it was not created; it is safe to run this item again.',
+				'The answer was lost twice and a search found no lead with this contact; it is safe to run this item again.',
 			);
 		}
-	}
-
-	// The search showed the lead does not exist, so sending it once more cannot create a duplicate.
-	try {
-		return [{ json: await create() }];
-	} catch (error) {
-		if (!isResponseLostError(error)) throw asNodeError(node, error);
-		await sleep(SETTLE_MS);
-		const created = await findExistingLead.call(this, contacts, name, settings);
-		if (created) return [{ json: created }];
-		throw withNote(
-			node,
-			error,
-			'The answer was lost twice and a search found no lead with this contact; it is safe to run this item again.',
-		);
-	}
+	};
+	if (!skipIfExists) return await searchAndCreate();
+	// One search-and-create at a time per contact of this account: a form posted twice at once gives one lead.
+	const account = await accountKey(this);
+	return await withKeysHeld(
+		contactKeys(contacts).map((contact) => `${account}|${contact}`),
+		searchAndCreate,
+	);
 }

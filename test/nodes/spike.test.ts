@@ -1,0 +1,165 @@
+/**
+ * A lead-capture spike: hundreds of form posts start executions at once in one n8n process, each
+ * running Lead Create (Skip If Exists) → Routine Add Lead on one key. The shared budget must hold
+ * from the first call on: no 429 in any window, every lead and every routine add once.
+ */
+import type { INode } from 'n8n-workflow';
+
+import { startSandbox } from '../../sandbox';
+import type { RecordedRequest, RunningSandbox } from '../../sandbox';
+import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE_TYPE } from '../helpers';
+
+const WINDOW_SECONDS = 1;
+// Fewer calls per window than posts, so the spike spans windows; few enough windows to stay quick.
+const LIMIT = 100;
+const POSTS = 200;
+
+let sandbox: RunningSandbox;
+let routineId: string;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({
+		windowSeconds: WINDOW_SECONDS,
+		readLimit: LIMIT,
+		writeLimit: LIMIT,
+		dataset: { leads: 5 },
+	});
+});
+afterAll(async () => await sandbox.stop());
+beforeEach(() => {
+	sandbox.control.reset();
+	routineId = sandbox.control.routines()[0].id;
+});
+
+const credentials = { prospectingApi: { id: '1', name: 'Prospecting account' } };
+
+function leadCaptureWorkflow() {
+	const start: INode = {
+		id: 'start',
+		name: 'Form Post',
+		type: START_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const create: INode = {
+		id: 'create',
+		name: 'Lead Create',
+		type: PROSPECTING_NODE_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: {
+			resource: 'lead',
+			operation: 'create',
+			name: '={{ $json.name }}',
+			email: '={{ $json.email }}',
+			options: { skipIfExists: true },
+		},
+		credentials,
+	};
+	const addLead: INode = {
+		id: 'add',
+		name: 'Routine Add Lead',
+		type: PROSPECTING_NODE_TYPE,
+		typeVersion: 1,
+		position: [400, 0],
+		parameters: {
+			resource: 'routine',
+			operation: 'addLead',
+			routineId: { __rl: true, mode: 'id', value: routineId },
+			leadId: '={{ $json.id }}',
+		},
+		credentials,
+	};
+	return {
+		nodes: [start, create, addLead],
+		connections: {
+			'Form Post': { main: [[{ node: 'Lead Create', type: 'main' as const, index: 0 }]] },
+			'Lead Create': { main: [[{ node: 'Routine Add Lead', type: 'main' as const, index: 0 }]] },
+		},
+	};
+}
+
+/** 429s per window of the service, windows opened as the service opens them (at the first call after the last one closed). */
+function refusalsPerWindow(requests: RecordedRequest[], kind: 'read' | 'write'): number[] {
+	const windows: number[] = [];
+	let windowEnd = -Infinity;
+	for (const request of requests.filter((entry) => entry.kind === kind)) {
+		const at = Date.parse(request.at);
+		if (at >= windowEnd) {
+			windowEnd = at + WINDOW_SECONDS * 1000;
+			windows.push(0);
+		}
+		if (request.status === 429) windows[windows.length - 1] += 1;
+	}
+	return windows;
+}
+
+async function spike(posts: Array<{ name: string; email: string }>) {
+	const workflow = leadCaptureWorkflow();
+	return await Promise.all(
+		posts.map(
+			async (post) =>
+				await executeWorkflow(workflow, {
+					credentials: {
+						prospectingApi: {
+							baseUrl: sandbox.url,
+							apiKey: sandbox.apiKey,
+							rateLimitWindowSeconds: WINDOW_SECONDS,
+						},
+					},
+					inputItems: [post],
+					mode: 'webhook',
+				}),
+		),
+	);
+}
+
+const formPosts = (prefix: string) =>
+	Array.from({ length: POSTS }, (_, index) => ({
+		name: `Pessoa ${prefix} ${index}`,
+		email: `${prefix}.${index}@example.com`,
+	}));
+
+function expectEveryPostOnce(
+	posts: Array<{ email: string }>,
+	runs: Awaited<ReturnType<typeof spike>>,
+) {
+	expect(runs.map((run) => run.error?.message).filter(Boolean)).toEqual([]);
+	const requests = sandbox.control.requests();
+	const refusals = {
+		read: refusalsPerWindow(requests, 'read'),
+		write: refusalsPerWindow(requests, 'write'),
+	};
+	// Compared whole, so a failure shows the count of every window.
+	expect(refusals).toEqual({
+		read: refusals.read.map(() => 0),
+		write: refusals.write.map(() => 0),
+	});
+	const emails = sandbox.control.leads().flatMap((lead) => lead.emails.map((email) => email.value));
+	for (const post of posts) expect(emails.filter((email) => email === post.email)).toHaveLength(1);
+	const adds = requests.filter(
+		(request) =>
+			request.method === 'POST' && request.path.endsWith('/lead') && request.status < 300,
+	);
+	expect(adds).toHaveLength(posts.length);
+	const added = sandbox.control
+		.leads()
+		.filter((lead) => posts.some((post) => lead.emails.some((email) => email.value === post.email)))
+		.filter((lead) => lead.routineIds.includes(routineId));
+	expect(added).toHaveLength(posts.length);
+}
+
+it('200 form posts arriving at once, with no earlier answer in this process, get no 429 and give every lead and routine add once', async () => {
+	resetBudgets();
+	const posts = formPosts('first');
+	const runs = await spike(posts);
+	expectEveryPostOnce(posts, runs);
+}, 60_000);
+
+it('a second spike of 200 posts on a budget already fed by answers gets no 429 in any window either', async () => {
+	const posts = formPosts('second');
+	const runs = await spike(posts);
+	expectEveryPostOnce(posts, runs);
+}, 60_000);
