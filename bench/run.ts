@@ -4,7 +4,7 @@
  * Every figure runs against sandboxes on 127.0.0.1 (each in its own process) with a shortened rate
  * limit window and the service's budgets, and is reported next to what it is measured against in
  * the same run: the rate-limit floor built from per-request times measured with bare fetch loops,
- * or the bare loop itself. Writes bench/results.json (bench/results.quick.json for --quick) and the
+ * or the bare loop itself. Writes bench/results/results.json (bench/tmp/results.quick.json for --quick) and the
  * table in BENCHMARKS.md. Loops are bounded; nothing leaves the machine.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -14,6 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs, wants } from './lib/args';
 import { FULL, QUICK, type BenchConfig } from './lib/config';
 import { round } from './lib/measure';
+import { benchResultsFile } from './lib/results-files';
 import { writeBenchmarksTable, writeSummaryTable } from './lib/report';
 import { SandboxProcess, type SandboxProcessOptions } from './lib/sandbox-client';
 import { runBulkCreate } from './scenarios/bulk-create';
@@ -156,13 +157,11 @@ async function main(): Promise<void> {
 	(results.loadAverage as Record<string, number[]>).atEnd = loadavg().map((value) => round(value, 2));
 	results.finishedAt = new Date().toISOString();
 	results.totalSeconds = round((Date.now() - startedAt.getTime()) / 1000, 1);
-	// Quick and partial runs go to bench/tmp/ (not kept in git); only a full run replaces bench/results.json.
+	// Quick and partial runs go to bench/tmp/ (not kept in git); only a full run replaces bench/results/results.json.
 	const partial = !args.realWindow && !args.quick && (args.only.size > 0 || args.skipN8n);
 	const outFile = args.realWindow
-		? path.join(__dirname, args.quick ? 'tmp' : '', `results.real-window${args.quick ? '.quick' : ''}.json`)
-		: args.quick || partial
-			? path.join(__dirname, 'tmp', `results.${args.quick ? 'quick' : 'partial'}.json`)
-			: path.join(__dirname, 'results.json');
+		? benchResultsFile(`real-window${args.quick ? '.quick' : ''}`, { kept: !args.quick })
+		: benchResultsFile(args.quick ? 'quick' : partial ? 'partial' : '', { kept: !args.quick && !partial });
 	results.outFile = path.relative(path.join(__dirname, '..'), outFile);
 	mkdirSync(path.dirname(outFile), { recursive: true });
 	writeFileSync(outFile, `${JSON.stringify(results, null, '\t')}\n`);

@@ -1,7 +1,7 @@
 /**
  * `npm run demo`: the package running in a real n8n against the sandbox, on loopback only.
- * scripts/demo.sh builds the package first; this script provisions n8n (first time only), installs the packed
- * package as a community package, starts the sandbox and n8n, prepares the owner, the credential and the example
+ * scripts/demo.sh builds the package first; this script starts the sandbox, then n8n with the packed package
+ * installed (scripts/lib/bootstrap.ts: provisions n8n the first time), prepares the credential and the example
  * workflows, prints how to use them, and on Ctrl-C stops everything it started.
  *
  * Options: --fresh (default) starts from an empty n8n user folder; --keep reuses the previous one.
@@ -10,26 +10,23 @@
  *          process on --port, a webhook processor that receives the deliveries, and two workers; its database is
  *          fresh on every run.
  */
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 
 import { startSandbox, type RunningSandbox } from '../sandbox';
+import { bootstrapN8n, type N8nInstance } from './lib/bootstrap';
+import { demoLinks, demoPageLines } from './lib/demo-links';
 import { AGENT_EXAMPLE_DIR, demoConversations, ensureScriptedModelCredential, withOpenAiCredential } from './lib/demo-agent';
+import { importMcpExample } from './lib/demo-mcp';
+import { stopOnInterrupt } from './lib/interrupt';
 import { startScriptedModel, type ScriptedModel } from './lib/scripted-model';
-import { N8nClient } from './lib/n8n-client';
-import { startN8n, type RunningN8n } from './lib/n8n-process';
-import { installPackageTarball, packPackage } from './lib/package-install';
-import { freePort, preferredOrFreePort } from './lib/ports';
+import { preferredOrFreePort } from './lib/ports';
 import { ensureN8nRuntime, repoRoot } from './lib/provision';
-import { startQueueDeployment, type RunningQueueDeployment } from './lib/queue-deployment';
 import {
 	CREDENTIAL_NAME,
 	DEMO_OWNER,
 	ensureCredential,
-	ensureOwner,
 	importWorkflows,
 	readWorkflowFiles,
-	webhookUrl,
 } from './lib/instance-setup';
 
 const DEMO_ENCRYPTION_KEY = 'n8n-nodes-prospecting-demo-encryption-key';
@@ -45,75 +42,36 @@ async function main() {
 	const queue = process.argv.includes('--queue');
 	// In queue mode the database lives in PostgreSQL's temporary folder: nothing to keep.
 	const keep = process.argv.includes('--keep') && !queue;
-	const runtime = await ensureN8nRuntime();
-	const demoRoot = path.join(runtime.cacheRoot, 'demo');
-	const userFolder = path.join(demoRoot, queue ? 'queue-user' : 'user');
-	if (!keep) rmSync(userFolder, { recursive: true, force: true });
-
-	say('Packing the package and installing the tarball into the n8n user folder (.n8n/nodes)');
-	const tarball = await packPackage(path.join(demoRoot, 'pack'));
-	const installed = await installPackageTarball(userFolder, tarball);
-	say(`Installed ${installed.name}@${installed.version} from ${path.relative(repoRoot, tarball) || tarball}`);
+	const runDir = path.join((await ensureN8nRuntime()).cacheRoot, 'demo', queue ? 'queue' : 'single');
 
 	let sandbox: RunningSandbox | undefined;
-	let n8n: RunningN8n | undefined;
+	let n8n: N8nInstance | undefined;
 	let model: ScriptedModel | undefined;
-	let deployment: RunningQueueDeployment | undefined;
-	let stopping = false;
-	const stopAll = async (code: number) => {
-		if (stopping) return;
-		stopping = true;
+	const stopAll = async () => {
 		say('Stopping n8n and the sandbox...');
 		await n8n?.stop().catch(() => undefined);
-		await deployment?.stop().catch(() => undefined);
 		await sandbox?.stop().catch(() => undefined);
 		await model?.stop().catch(() => undefined);
 		say('Stopped. Nothing is left running.');
-		process.exit(code);
 	};
-	process.on('SIGINT', () => void stopAll(0));
-	process.on('SIGTERM', () => void stopAll(0));
-	process.on('SIGHUP', () => void stopAll(0));
+	stopOnInterrupt(stopAll, 0);
 
 	try {
 		const sandboxPort = Number(argValue('--sandbox-port') ?? (await preferredOrFreePort(4010)));
 		sandbox = await startSandbox({ port: sandboxPort, host: '127.0.0.1' });
 		say(`Sandbox listening on ${sandbox.url}`);
 
-		const port = Number(argValue('--port') ?? (await preferredOrFreePort(5678)));
-		let editorUrl: string;
-		let webhookBase: string;
-		if (queue) {
-			say(`Starting n8n ${runtime.n8nVersion} in queue mode (about 40 s)`);
-			deployment = await startQueueDeployment({
-				runtime,
-				userFolder,
-				logDir: path.join(demoRoot, 'queue-logs'),
-				encryptionKey: DEMO_ENCRYPTION_KEY,
-				workers: 2,
-				mainPort: port,
-				pidDir: process.env.PROSPECTING_PID_DIR,
-				say,
-			});
-			editorUrl = deployment.url;
-			webhookBase = deployment.webhookUrl;
-		} else {
-			say(`Starting n8n ${runtime.n8nVersion} on http://127.0.0.1:${port} (about 15 s)`);
-			n8n = await startN8n({
-				runtime,
-				userFolder,
-				port,
-				brokerPort: await freePort(),
-				encryptionKey: DEMO_ENCRYPTION_KEY,
-				logFile: path.join(demoRoot, 'n8n.log'),
-				pidDir: process.env.PROSPECTING_PID_DIR,
-			});
-			editorUrl = n8n.url;
-			webhookBase = n8n.url;
-		}
-
-		const client = new N8nClient(editorUrl, runtime.n8nPackageDir);
-		await ensureOwner(client, DEMO_OWNER);
+		n8n = await bootstrapN8n({
+			runDir,
+			keep,
+			queue: queue ? { workers: 2 } : undefined,
+			port: Number(argValue('--port') ?? (await preferredOrFreePort(5678))),
+			encryptionKey: DEMO_ENCRYPTION_KEY,
+			say,
+		});
+		const { client, queue: deployment } = n8n;
+		const editorUrl = n8n.url;
+		const webhookBase = n8n.webhookUrl;
 		const credential = await ensureCredential(client, { baseUrl: sandbox.url, apiKey: sandbox.apiKey });
 		const test = await client.testCredential(credential);
 		say(`Credential "${CREDENTIAL_NAME}" test: ${test.status}${test.status === 'OK' ? '' : ` (${test.message})`}`);
@@ -140,6 +98,9 @@ async function main() {
 			{ activate: () => true },
 		);
 		if (agent) imported.push(agent);
+		// The MCP server example: the same tools for any MCP client (assistants, IDEs, other agents).
+		const mcp = await importMcpExample(client, { credential }, webhookBase);
+		imported.push(...mcp.imported);
 		if (keep) {
 			// Kept workflows were activated by n8n at start, before the credential pointed at this run's sandbox:
 			// publish them again so the trigger registers its webhook with this sandbox.
@@ -151,11 +112,12 @@ async function main() {
 		}
 
 		const [toWin, toLose] = sandbox.control.prospections().filter((p) => p.status === 'IN_PROGRESS');
+		const links = demoLinks({ editorUrl, webhookBase, workflows: imported.map((w) => w.workflow) });
 		const lines = [
 			'',
 			'n8n-nodes-prospecting demo is running (loopback only; Ctrl-C stops everything)',
 			'',
-			`  n8n editor      ${editorUrl}`,
+			...demoPageLines(links),
 			`  login           ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`,
 			`  sandbox API     ${sandbox.url}/api/v1   (demo API key: in the "${CREDENTIAL_NAME}" credential)`,
 			'',
@@ -171,28 +133,24 @@ async function main() {
 			...imported.map((w) => `    - ${w.workflow.name}  ${editorUrl}/workflow/${w.workflow.id}`),
 			'',
 		];
-		for (const { workflow } of imported) {
-			const hook = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
-			if (!hook) continue;
-			if (workflow.id === agent?.workflow.id) {
-				const url = webhookUrl(webhookBase, workflow, hook.name);
+		for (const { label, workflow, url, method } of links.filter((link) => link.kind === 'webhook')) {
+			if (workflow?.id === agent?.workflow.id) {
 				const ask = (prompt: string) =>
 					`    curl -s -X POST ${url} -H 'content-type: application/json' -d '{"prompt":"${prompt}"}'`;
 				lines.push(
-					`  ${workflow.name} (model: scripted, ${model.url}):`,
+					`  ${label} (model: scripted, ${model.url}):`,
 					ask('How is the funnel?'),
 					ask(`Add Ana Lima, ana.lima@example.com to routine ${routines[0]?.id ?? '<routine id>'}`),
 				);
 				continue;
 			}
-			const method = String(hook.parameters?.httpMethod ?? 'GET');
-			const url = webhookUrl(webhookBase, workflow, hook.name);
 			lines.push(
 				method === 'POST'
-					? `  ${workflow.name}:\n    curl -s -X POST ${url} -H 'content-type: application/json' \\\n      -d '{"name":"Ana Souza","company":"Acme","email":"ana@example.com","phone":"+55 11 91234-5678"}'`
-					: `  ${workflow.name}:\n    curl -s ${url}`,
+					? `  ${label}:\n    curl -s -X POST ${url} -H 'content-type: application/json' \\\n      -d '{"name":"Ana Souza","company":"Acme","email":"ana@example.com","phone":"+55 11 91234-5678"}'`
+					: `  ${label}:\n    curl -s ${url}`,
 			);
 		}
+		lines.push(...mcp.lines);
 		const statusCurl = (id: string, status: string) =>
 			`    curl -s -X POST ${sandbox!.url}/__sandbox/prospections/${id}/status -H 'content-type: application/json' -d '{"status":"${status}"}'`;
 		if (toWin && toLose) {
@@ -210,7 +168,8 @@ async function main() {
 		await new Promise<never>(() => undefined);
 	} catch (error) {
 		say(`Failed: ${(error as Error).message}`);
-		await stopAll(1);
+		await stopAll();
+		process.exit(1);
 	}
 }
 

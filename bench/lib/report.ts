@@ -5,6 +5,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { benchResultsFile } from './results-files';
+
 const marker = (name: string) => ({ start: `<!-- bench:${name}:start -->`, end: `<!-- bench:${name}:end -->` });
 
 type Json = Record<string, any>;
@@ -337,11 +339,11 @@ const seconds = (value: number) => (Number.isFinite(value) ? `${(value / 1000).t
 /** The summary at the top of BENCHMARKS.md, from the kept results files (full run and real-window run). */
 export function writeSummaryTable(file = path.join(__dirname, '..', '..', 'BENCHMARKS.md')): void {
 	const read = (name: string) => {
-		const p = path.join(__dirname, '..', name);
+		const p = benchResultsFile(name);
 		return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')) as Json) : undefined;
 	};
-	const full = read('results.json');
-	const real = read('results.real-window.json');
+	const full = read('');
+	const real = read('real-window');
 	const { start: START, end: END } = marker('summary');
 	const runs = [full, real]
 		.filter((r): r is Json => r !== undefined)

@@ -10,24 +10,23 @@
  * (bench/lib/floor.ts, per-request time from a bare fetch loop in the same run), 429s per window (the windows are
  * rebuilt from the sandbox's request log: a window opens at the first call after the previous one closed), records
  * per execution (duplicates, gaps) or leads per input item (once, twice or more, never), and which workers ran it.
- * Writes bench/results.queue-mode.json (a quick run: bench/tmp/results.queue-mode.quick.json).
+ * Writes bench/results/results.queue-mode.json (a quick run: bench/tmp/results.queue-mode.quick.json).
  */
-import { execFile } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 
-import { N8nClient } from '../../scripts/lib/n8n-client';
-import { ensureCredential, ensureOwner } from '../../scripts/lib/instance-setup';
-import { installPackageTarball, packPackage } from '../../scripts/lib/package-install';
+import { bootstrapN8n, type N8nInstance } from '../../scripts/lib/bootstrap';
+import { ensureCredential } from '../../scripts/lib/instance-setup';
+import { stopOnInterrupt } from '../../scripts/lib/interrupt';
 import { freePort } from '../../scripts/lib/ports';
 import { ensureN8nRuntime, repoRoot } from '../../scripts/lib/provision';
-import { startQueueDeployment, type RunningQueueDeployment } from '../../scripts/lib/queue-deployment';
+import type { RunningQueueDeployment } from '../../scripts/lib/queue-deployment';
 import { FULL, QUICK, type BenchConfig } from '../lib/config';
 import { rateLimitFloor, type Floor } from '../lib/floor';
 import { postJson } from '../lib/http-post';
 import { round } from '../lib/measure';
+import { benchResultsFile } from '../lib/results-files';
 import { checkCreates, checkRecords, type CreateCheck, type RecordCheck } from '../lib/records';
 import { SandboxProcess, type RequestSummary } from '../lib/sandbox-client';
 import { bulkInputItems } from '../scenarios/bulk-create';
@@ -37,7 +36,6 @@ import { bulkCreateWorkflow, walkWorkflow } from './workflows';
 type ResetFormat = 'epoch-seconds' | 'epoch-ms';
 type Work = 'walk' | 'bulk';
 
-const run = promisify(execFile);
 const log = (text: string) => process.stderr.write(`[bench queue ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -220,50 +218,34 @@ async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
 	const config = queueConfig(args.quick);
 	const started = new Date();
-	const runtime = await ensureN8nRuntime();
-	const benchRoot = path.join(runtime.cacheRoot, 'bench-queue');
-	const userFolder = path.join(benchRoot, 'user');
-	rmSync(benchRoot, { recursive: true, force: true });
-	mkdirSync(benchRoot, { recursive: true });
-	log('building and packing the package');
-	await run('npm', ['run', '--silent', 'build'], { cwd: repoRoot, maxBuffer: 32 * 1024 * 1024 });
-	await installPackageTarball(userFolder, await packPackage(path.join(benchRoot, 'pack')));
-
+	const runDir = path.join((await ensureN8nRuntime()).cacheRoot, 'bench-queue');
 	const sandboxPort = await freePort();
 	const maxWorkers = Math.max(...args.workers);
-	let deployment: RunningQueueDeployment | undefined;
+	let n8n: N8nInstance | undefined;
 	let sandbox: SandboxProcess | undefined;
-	let stopping = false;
 	const stopAll = async () => {
-		if (stopping) return;
-		stopping = true;
-		await deployment?.stop().catch(() => undefined);
+		await n8n?.stop().catch(() => undefined);
 		await sandbox?.stop().catch(() => undefined);
 	};
-	const onSignal = () => void stopAll().finally(() => process.exit(130));
-	process.once('SIGINT', onSignal);
-	process.once('SIGTERM', onSignal);
+	const removeInterruptHandlers = stopOnInterrupt(stopAll);
 
 	const figures: QueueFigure[] = [];
 	const perRequest: Record<string, { readMs: number; writeMs: number }> = {};
 	let startSeconds = NaN;
+	let n8nVersion = '';
 	try {
-		const t0 = performance.now();
-		deployment = await startQueueDeployment({
-			runtime,
-			userFolder,
-			logDir: path.join(benchRoot, 'logs'),
-			encryptionKey: 'n8n-nodes-prospecting-bench-queue-key',
-			workers: maxWorkers,
-			workerConcurrency: 1,
-			pidDir: process.env.PROSPECTING_PID_DIR ?? path.join(benchRoot, 'pids'),
+		n8n = await bootstrapN8n({
+			runDir,
+			build: true,
+			queue: { workers: maxWorkers, workerConcurrency: 1 },
 			logLevel: 'info', // "Worker started execution" lines tell which worker ran what
 			say: log,
 		});
-		startSeconds = round((performance.now() - t0) / 1000, 1);
+		const { client } = n8n;
+		const deployment = n8n.queue!;
+		({ startSeconds } = n8n);
+		n8nVersion = n8n.runtime.n8nVersion;
 		log(`queue deployment ready in ${startSeconds} s: main, webhook processor, ${maxWorkers} workers`);
-		const client = new N8nClient(deployment.url, runtime.n8nPackageDir);
-		await ensureOwner(client, { email: 'bench@example.com', firstName: 'Bench', lastName: 'Owner', password: 'Prospecting-bench-1' });
 		let credential: { id: string; name: string } | undefined;
 		const paths = { walk: 'queue-bench-walk', bulk: 'queue-bench-bulk' };
 
@@ -314,15 +296,14 @@ async function main(): Promise<void> {
 		}
 	} finally {
 		await stopAll();
-		process.removeListener('SIGINT', onSignal);
-		process.removeListener('SIGTERM', onSignal);
+		removeInterruptHandlers();
 	}
 
 	const result = {
 		startedAt: started.toISOString(),
 		mode: args.quick ? 'quick' : 'full',
 		machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGb: round(os.totalmem() / 2 ** 30, 1), node: process.version },
-		n8nVersion: runtime.n8nVersion,
+		n8nVersion,
 		deployment: { workers: Math.max(...args.workers), workerConcurrency: 1, startSeconds },
 		config: {
 			windowSeconds: config.windowSeconds,
@@ -335,7 +316,7 @@ async function main(): Promise<void> {
 		perRequest,
 		figures,
 	};
-	const out = args.quick ? path.join(repoRoot, 'bench', 'tmp', 'results.queue-mode.quick.json') : path.join(repoRoot, 'bench', 'results.queue-mode.json');
+	const out = benchResultsFile(`queue-mode${args.quick ? '.quick' : ''}`, { kept: !args.quick });
 	mkdirSync(path.dirname(out), { recursive: true });
 	writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 	log(`wrote ${path.relative(repoRoot, out)}`);

@@ -6,6 +6,7 @@
  * benchmark checks against the sandbox (duplicates, gaps).
  */
 import type { WorkflowJson } from '../../scripts/lib/n8n-client';
+import { chain, n8nNode, splitItemsNode, webhookNode } from '../lib/workflow-parts';
 
 const PROSPECTING = 'n8n-nodes-prospecting.prospecting';
 
@@ -14,41 +15,17 @@ interface Credential {
 	name: string;
 }
 
-function webhook(path: string) {
-	return {
-		id: `${path}-hook`,
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: `${path}-id`,
-		parameters: { httpMethod: 'POST', path, responseMode: 'responseNode', options: {} },
-	};
-}
+const webhook = (path: string) => webhookNode(path, { responseMode: 'responseNode' });
 
-const collectIds = (x: number) => ({
-	id: `collect-${x}`,
-	name: 'Collect ids',
-	type: 'n8n-nodes-base.aggregate',
-	typeVersion: 1,
-	position: [x, 0],
-	parameters: { aggregate: 'aggregateIndividualFields', fieldsToAggregate: { fieldToAggregate: [{ fieldToAggregate: 'id' }] }, options: {} },
-});
+const collectIds = (x: number) =>
+	n8nNode(`collect-${x}`, 'Collect ids', 'n8n-nodes-base.aggregate', 1, x, {
+		aggregate: 'aggregateIndividualFields',
+		fieldsToAggregate: { fieldToAggregate: [{ fieldToAggregate: 'id' }] },
+		options: {},
+	});
 
-const respond = (x: number) => ({
-	id: `respond-${x}`,
-	name: 'Respond',
-	type: 'n8n-nodes-base.respondToWebhook',
-	typeVersion: 1.1,
-	position: [x, 0],
-	parameters: { respondWith: 'firstIncomingItem', options: {} },
-});
-
-function chain(names: string[]) {
-	const connections: Record<string, unknown> = {};
-	for (let i = 0; i < names.length - 1; i++) connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
-	return connections;
-}
+const respond = (x: number) =>
+	n8nNode(`respond-${x}`, 'Respond', 'n8n-nodes-base.respondToWebhook', 1.1, x, { respondWith: 'firstIncomingItem', options: {} });
 
 const settings = { executionOrder: 'v1', saveDataSuccessExecution: 'none', saveDataErrorExecution: 'all', saveManualExecutions: false };
 
@@ -70,7 +47,7 @@ export function walkWorkflow(path: string, credential: Credential, pageSize: num
 			collectIds(400),
 			respond(600),
 		],
-		connections: chain(['Webhook', 'Get all leads', 'Collect ids', 'Respond']),
+		connections: chain('Webhook', 'Get all leads', 'Collect ids', 'Respond'),
 		settings,
 	};
 }
@@ -81,14 +58,7 @@ export function bulkCreateWorkflow(path: string, credential: Credential): Workfl
 		name: `Queue bench: bulk create (${path})`,
 		nodes: [
 			webhook(path),
-			{
-				id: 'split',
-				name: 'Items',
-				type: 'n8n-nodes-base.splitOut',
-				typeVersion: 1,
-				position: [200, 0],
-				parameters: { fieldToSplitOut: 'body.items', include: 'noOtherFields', options: {} },
-			},
+			splitItemsNode(200),
 			{
 				id: 'create',
 				name: 'Create leads',
@@ -109,7 +79,7 @@ export function bulkCreateWorkflow(path: string, credential: Credential): Workfl
 			collectIds(600),
 			respond(800),
 		],
-		connections: chain(['Webhook', 'Items', 'Create leads', 'Collect ids', 'Respond']),
+		connections: chain('Webhook', 'Items', 'Create leads', 'Collect ids', 'Respond'),
 		settings,
 	};
 }

@@ -13,6 +13,8 @@ declare module 'autocannon' {
 			p50: number;
 			p99: number;
 			max: number;
+			min: number;
+			total: number;
 		}
 		interface Result {
 			requests: Histogram;

@@ -17,29 +17,29 @@
  *
  *   npx ts-node --transpile-only bench/real-n8n/trigger-vs-webhook.ts [--write] [--rounds=3] [--seconds=6] [--no-queue]
  *
- * Writes bench/tmp/results.n8n-trigger.json, or bench/results.n8n-trigger.json with --write.
+ * Writes bench/tmp/results.n8n-trigger.json, or bench/results/results.n8n-trigger.json with --write.
  */
-import { execFile } from 'node:child_process';
-import { createHmac, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 
-import autocannon from 'autocannon';
-
-import { ensureOwner } from '../../scripts/lib/instance-setup';
-import { N8nClient } from '../../scripts/lib/n8n-client';
-import { startN8n } from '../../scripts/lib/n8n-process';
-import { installPackageTarball, packPackage } from '../../scripts/lib/package-install';
-import { freePort } from '../../scripts/lib/ports';
-import { ensureN8nRuntime, repoRoot } from '../../scripts/lib/provision';
-import { startQueueDeployment } from '../../scripts/lib/queue-deployment';
+import { bootstrapN8n, type N8nInstance } from '../../scripts/lib/bootstrap';
+import { stopOnInterrupt } from '../../scripts/lib/interrupt';
+import { buildPackage } from '../../scripts/lib/package-install';
+import { ensureN8nRuntime } from '../../scripts/lib/provision';
+import {
+	envelope,
+	forgedSignatureHeaders,
+	loadDeliveries,
+	settledExecutionCount,
+	signatureHeaders,
+	webhooksWhen,
+} from '../lib/deliveries';
 import { median, round } from '../lib/measure';
+import { benchResultsFile } from '../lib/results-files';
 import { SandboxProcess } from '../lib/sandbox-client';
-import { triggerWorkflow } from './workflows';
+import { PLAIN_WEBHOOK_PATH, plainWebhookWorkflow, triggerWorkflow } from './workflows';
 
-const run = promisify(execFile);
 
 interface Side {
 	key: string;
@@ -85,42 +85,10 @@ const SECONDS = argValue('seconds', 6);
 const CONNECTIONS = [1, 10];
 const WRITE = process.argv.includes('--write');
 const QUEUE = !process.argv.includes('--no-queue');
-const ENCRYPTION_KEY = 'n8n-nodes-prospecting-bench-encryption-key';
 const log = (text: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${text}\n`);
 
-function envelope(index: number): string {
-	const now = new Date().toISOString();
-	return JSON.stringify({
-		id: `evt_bench_${index}_${randomUUID()}`,
-		test: false,
-		event: index % 2 ? 'prospection.lost' : 'prospection.won',
-		data: {
-			prospection: { id: `pr_bench_${index}`, status: index % 2 ? 'LOST' : 'WON', leadId: 'ld_bench', createdAt: now },
-			lead: { id: 'ld_bench', name: 'Bench Lead', company: 'Benchmark Ltda' },
-		},
-		retries: 0,
-		manualRetries: 0,
-		createdAt: now,
-	});
-}
-
 async function load(side: Side, connections: number, seconds: number) {
-	let index = 0;
-	const result = await autocannon({
-		url: side.url,
-		connections,
-		duration: seconds,
-		timeout: 30,
-		requests: [
-			{
-				method: 'POST',
-				setupRequest: (request: Record<string, unknown>) => {
-					const body = envelope(index++);
-					return { ...request, body, headers: { 'content-type': 'application/json', ...(side.sign?.(body) ?? {}) } };
-				},
-			},
-		],
-	} as autocannon.Options);
+	const result = await loadDeliveries(side.url, { connections, seconds, sign: side.sign });
 	return {
 		requestsPerSecond: result.requests.average,
 		p50Ms: result.latency.p50,
@@ -131,32 +99,6 @@ async function load(side: Side, connections: number, seconds: number) {
 	};
 }
 
-async function executionCount(client: N8nClient, workflowId: string): Promise<number> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	return (await client.request<{ count: number }>('GET', `/rest/executions?filter=${filter}&limit=1`)).count;
-}
-
-async function settledExecutionCount(client: N8nClient, workflowId: string): Promise<number> {
-	let last = -1;
-	for (let i = 0; i < 120; i++) {
-		const count = await executionCount(client, workflowId);
-		if (count === last) return count;
-		last = count;
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-	}
-	return last;
-}
-
-async function webhooks(sandbox: SandboxProcess, count: number) {
-	let hooks: Array<{ url: string; secret: string }> = [];
-	for (let i = 0; i < 120; i++) {
-		hooks = await sandbox.call<Array<{ url: string; secret: string }>>('webhooks');
-		if (hooks.length >= count) break;
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-	return hooks;
-}
-
 async function post(url: string, body: string, headers: Record<string, string> = {}) {
 	const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
 	await response.arrayBuffer();
@@ -165,58 +107,29 @@ async function post(url: string, body: string, headers: Record<string, string> =
 
 type Deployment = 'single' | 'queue';
 
-/** n8n as one process, or in queue mode: REST on the main process, production webhooks on `webhookUrl`. */
-async function startDeployment(options: {
-	deployment: Deployment;
-	extraEnv: Record<string, string>;
-	userFolder: string;
-	runtime: Awaited<ReturnType<typeof ensureN8nRuntime>>;
-	logDir: string;
-}): Promise<{ url: string; webhookUrl: string; stop(): Promise<void> }> {
-	const common = { runtime: options.runtime, userFolder: options.userFolder, encryptionKey: ENCRYPTION_KEY, logLevel: 'warn' as const, env: options.extraEnv };
-	mkdirSync(options.logDir, { recursive: true });
-	if (options.deployment === 'queue') {
-		const queue = await startQueueDeployment({ ...common, logDir: options.logDir, workers: 2 });
-		return { url: queue.url, webhookUrl: queue.webhookUrl, stop: async () => await queue.stop() };
-	}
-	const n8n = await startN8n({ ...common, port: await freePort(), brokerPort: await freePort(), logFile: path.join(options.logDir, 'n8n.log') });
-	return { url: n8n.url, webhookUrl: n8n.url, stop: async () => await n8n.stop() };
-}
-
 /** One n8n configuration: set up both sides (and the diagnostics), then alternate rounds. */
 async function measureConfiguration(options: {
 	name: string;
 	deployment: Deployment;
 	extraEnv: Record<string, string>;
-	userFolder: string;
+	runDir: string;
 	sandbox: SandboxProcess;
-	runtime: Awaited<ReturnType<typeof ensureN8nRuntime>>;
-	logDir: string;
 }) {
 	const { sandbox } = options;
 	await sandbox.reset();
 	await sandbox.setRateLimit({ enabled: false });
-	let n8n: Awaited<ReturnType<typeof startDeployment>> | undefined;
+	let n8n: N8nInstance | undefined;
+	const removeInterruptHandlers = stopOnInterrupt(async () => await n8n?.stop());
 	try {
-		n8n = await startDeployment(options);
-		const client = new N8nClient(n8n.url, options.runtime.n8nPackageDir);
-		await ensureOwner(client, { email: 'bench@example.com', firstName: 'Bench', lastName: 'Owner', password: 'Prospecting-bench-1' });
-		const plain = await client.createWorkflow({
-			name: 'Bench: n8n Webhook node',
-			nodes: [
-				{
-					id: 'plain-hook',
-					name: 'Webhook',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId: 'bench-plain-webhook-id',
-					parameters: { httpMethod: 'POST', path: 'bench-plain', responseMode: 'onReceived', options: {} },
-				},
-			],
-			connections: {},
-			settings: { executionOrder: 'v1' },
+		// Queue mode: REST on the main process, the load on the webhook processor (n8n.webhookUrl), two workers.
+		n8n = await bootstrapN8n({
+			runDir: options.runDir,
+			queue: options.deployment === 'queue' ? { workers: 2 } : undefined,
+			logLevel: 'warn',
+			env: options.extraEnv,
 		});
+		const { client } = n8n;
+		const plain = await client.createWorkflow(plainWebhookWorkflow('Bench: n8n Webhook node'));
 		await client.activateWorkflow(plain.id, plain.versionId);
 		const credential = await client.createCredential('Prospecting API (bench)', 'prospectingApi', {
 			baseUrl: sandbox.url,
@@ -235,8 +148,8 @@ async function measureConfiguration(options: {
 			await client.activateWorkflow(workflow.id, workflow.versionId);
 			ids[t.key] = workflow.id;
 		}
-		const hooks = await webhooks(sandbox, triggers.length);
-		const sides: Side[] = [{ key: 'webhookNode', label: "n8n's Webhook node 2 (onReceived, no verification)", url: `${n8n.webhookUrl}/webhook/bench-plain`, workflowId: plain.id, diagnostic: false }];
+		const hooks = await webhooksWhen(sandbox, (count) => count >= triggers.length);
+		const sides: Side[] = [{ key: 'webhookNode', label: "n8n's Webhook node 2 (onReceived, no verification)", url: `${n8n.webhookUrl}/webhook/${PLAIN_WEBHOOK_PATH}`, workflowId: plain.id, diagnostic: false }];
 		for (const t of triggers) {
 			const hook = hooks.find((h) => h.url.includes(`bench-${t.key}-id`));
 			if (!hook) throw new Error(`the trigger ${t.key} registered no webhook with the sandbox`);
@@ -244,7 +157,7 @@ async function measureConfiguration(options: {
 				key: t.key,
 				label: t.label,
 				url: hook.url,
-				sign: (body) => ({ 'x-signature': createHmac('sha256', hook.secret).update(body).digest('hex') }),
+				sign: (body) => signatureHeaders(hook.secret, body),
 				workflowId: ids[t.key],
 				diagnostic: t.diagnostic,
 			});
@@ -263,7 +176,7 @@ async function measureConfiguration(options: {
 		const trigger = sides.find((s) => s.key === 'trigger') as Side;
 		const before = await settledExecutionCount(client, trigger.workflowId);
 		const forgedBody = envelope(1_000_000);
-		const forgedStatus = await post(trigger.url, forgedBody, { 'x-signature': createHmac('sha256', 'not-the-secret').update(forgedBody).digest('hex') });
+		const forgedStatus = await post(trigger.url, forgedBody, forgedSignatureHeaders(forgedBody));
 		const repeatBody = envelope(2_000_000);
 		const repeatStatuses = await Promise.all([1, 2, 3].map(() => post(trigger.url, repeatBody, trigger.sign?.(repeatBody))));
 		const after = await settledExecutionCount(client, trigger.workflowId);
@@ -322,6 +235,7 @@ async function measureConfiguration(options: {
 		return { name: options.name, deployment: options.deployment, extraEnv: options.extraEnv, guarantees, byConnections, ratios };
 	} finally {
 		await n8n?.stop().catch(() => undefined);
+		removeInterruptHandlers();
 	}
 }
 
@@ -333,9 +247,8 @@ async function main() {
 	const sandbox = await SandboxProcess.start({ windowSeconds: 5, readLimit: 200, writeLimit: 100, dataset: { leads: 10 } });
 	const configurations: unknown[] = [];
 	try {
-		log('building and packing the package');
-		await run('npm', ['run', '--silent', 'build'], { cwd: repoRoot, maxBuffer: 32 * 1024 * 1024 });
-		const tarball = await packPackage(path.join(work, 'pack'));
+		log('building the package');
+		await buildPackage();
 		const settings: Array<[string, Record<string, string>]> = [
 			['n8n default settings', {}],
 			['N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true', { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' }],
@@ -344,10 +257,8 @@ async function main() {
 		let index = 0;
 		for (const deployment of deployments) {
 			for (const [setting, extraEnv] of settings) {
-				const userFolder = path.join(work, `user-${index}`);
-				await installPackageTarball(userFolder, tarball);
 				const name = `${deployment === 'queue' ? 'queue mode' : 'single process'}, ${setting}`;
-				configurations.push(await measureConfiguration({ name, deployment, extraEnv, userFolder, sandbox, runtime, logDir: path.join(work, `logs-${index}`) }));
+				configurations.push(await measureConfiguration({ name, deployment, extraEnv, sandbox, runDir: path.join(work, `run-${index}`) }));
 				index++;
 			}
 		}
@@ -365,7 +276,7 @@ async function main() {
 		loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((v) => round(v, 2)) },
 		configurations,
 	};
-	const outFile = path.join(__dirname, '..', WRITE ? '' : 'tmp', 'results.n8n-trigger.json');
+	const outFile = benchResultsFile('n8n-trigger', { kept: WRITE });
 	mkdirSync(path.dirname(outFile), { recursive: true });
 	writeFileSync(outFile, `${JSON.stringify(results, null, '\t')}\n`);
 	log(`wrote ${path.relative(process.cwd(), outFile)}`);

@@ -5,16 +5,14 @@
  * sandbox holds for that webhook. Measured against n8n's own Webhook node (no verification) under
  * the same load in the same run.
  */
-import { createHmac, randomUUID } from 'node:crypto';
-
-import autocannon from 'autocannon';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { N8nClient } from '../../scripts/lib/n8n-client';
 import type { BenchConfig } from '../lib/config';
+import { executionCount, loadDeliveries, forgedSignatureHeaders, settledExecutionCount, signatureHeaders, webhooksWhen } from '../lib/deliveries';
 import { round } from '../lib/measure';
 import type { SandboxProcess } from '../lib/sandbox-client';
-import { triggerWorkflow } from './workflows';
+import { PLAIN_WEBHOOK_PATH, plainWebhookWorkflow, triggerWorkflow } from './workflows';
 
 export interface LoadFigures {
 	requestsPerSecond: number;
@@ -40,22 +38,6 @@ export interface WebhookLoadResult extends LoadFigures {
 	error?: string;
 }
 
-function envelope(index: number) {
-	const now = new Date().toISOString();
-	return JSON.stringify({
-		id: `evt_bench_${index}_${randomUUID()}`,
-		test: false,
-		event: index % 2 ? 'prospection.lost' : 'prospection.won',
-		data: {
-			prospection: { id: `pr_bench_${index}`, status: index % 2 ? 'LOST' : 'WON', leadId: 'ld_bench', createdAt: now },
-			lead: { id: 'ld_bench', name: 'Bench Lead', company: 'Benchmark Ltda' },
-		},
-		retries: 0,
-		manualRetries: 0,
-		createdAt: now,
-	});
-}
-
 async function load(
 	url: string,
 	config: BenchConfig,
@@ -63,26 +45,7 @@ async function load(
 	connections = config.loadConnections,
 	duration = config.loadSeconds,
 ): Promise<LoadFigures> {
-	let index = 0;
-	const result = await autocannon({
-		url,
-		connections,
-		duration,
-		timeout: 30,
-		requests: [
-			{
-				method: 'POST',
-				setupRequest: (request: Record<string, unknown>) => {
-					const body = envelope(index++);
-					return {
-						...request,
-						body,
-						headers: { 'content-type': 'application/json', ...(sign ? sign(body) : {}) },
-					};
-				},
-			},
-		],
-	} as autocannon.Options);
+	const result = await loadDeliveries(url, { connections, seconds: duration, sign });
 	return {
 		requestsPerSecond: round(result.requests.average, 1),
 		p50Ms: result.latency.p50,
@@ -96,24 +59,6 @@ async function load(
 
 const SEQUENTIAL_SECONDS = 5;
 
-async function executionCount(client: N8nClient, workflowId: string): Promise<number> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const answer = await client.request<{ count: number }>('GET', `/rest/executions?filter=${filter}&limit=1`);
-	return answer.count;
-}
-
-/** Waits until the executions of a workflow stop growing (runs started by the load finish). */
-async function settledExecutionCount(client: N8nClient, workflowId: string): Promise<number> {
-	let last = -1;
-	for (let i = 0; i < 120; i++) {
-		const count = await executionCount(client, workflowId);
-		if (count === last) return count;
-		last = count;
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-	}
-	return last;
-}
-
 export async function runWebhookLoad(ctx: {
 	config: BenchConfig;
 	client: N8nClient;
@@ -126,34 +71,20 @@ export async function runWebhookLoad(ctx: {
 	await sandbox.setRateLimit({ enabled: false });
 
 	// Baseline: n8n's Webhook node answering on receipt, no verification, same load.
-	const plain = await client.createWorkflow({
-		name: 'Bench plain webhook',
-		nodes: [
-			{
-				id: 'plain-hook',
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: 'bench-plain-webhook-id',
-				parameters: { httpMethod: 'POST', path: 'bench-plain', responseMode: 'onReceived', options: {} },
-			},
-		],
-		connections: {},
-		settings: { executionOrder: 'v1' },
-	});
+	const plain = await client.createWorkflow(plainWebhookWorkflow('Bench plain webhook'));
 	await client.activateWorkflow(plain.id, plain.versionId);
+	const plainUrl = `${ctx.n8nUrl}/webhook/${PLAIN_WEBHOOK_PATH}`;
 	log(`n8n webhook load: plain Webhook node baseline (${config.loadConnections} connections, ${config.loadSeconds} s)`);
 	// The plain Webhook node is published in the background too: wait until it answers.
 	for (let i = 0; i < 120; i++) {
-		const probe = await fetch(`${ctx.n8nUrl}/webhook/bench-plain`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+		const probe = await fetch(plainUrl, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
 		await probe.arrayBuffer();
 		if (probe.status === 200) break;
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
-	const baselineSequential = await load(`${ctx.n8nUrl}/webhook/bench-plain`, config, undefined, 1, SEQUENTIAL_SECONDS);
+	const baselineSequential = await load(plainUrl, config, undefined, 1, SEQUENTIAL_SECONDS);
 	const baselineAfterSequential = await settledExecutionCount(client, plain.id);
-	const baselineFigures = await load(`${ctx.n8nUrl}/webhook/bench-plain`, config, undefined);
+	const baselineFigures = await load(plainUrl, config, undefined);
 	baselineFigures.executions = (await settledExecutionCount(client, plain.id)) - baselineAfterSequential;
 	log(`  → sequential ${JSON.stringify(baselineSequential)}; loaded ${JSON.stringify(baselineFigures)}`);
 	await client.deactivateWorkflow(plain.id);
@@ -173,13 +104,13 @@ export async function runWebhookLoad(ctx: {
 		if (hooks.length !== 1) throw new Error(`expected the trigger to register one webhook, the sandbox holds ${hooks.length}`);
 		const [hook] = hooks;
 		log(`n8n webhook load: ${name} at ${hook.url}`);
-		const sign = (body: string) => ({ 'x-signature': createHmac('sha256', hook.secret).update(body).digest('hex') });
+		const sign = (body: string) => signatureHeaders(hook.secret, body);
 		const sequential = await load(hook.url, config, sign, 1, SEQUENTIAL_SECONDS);
 		const afterSequential = await settledExecutionCount(client, workflow.id);
 		sequential.executions = afterSequential;
 		// Forged deliveries are refused inside webhook() and start no execution: their latency is
 		// n8n's webhook path plus the node's verification, without an execution.
-		const forged = await load(hook.url, config, (body) => ({ 'x-signature': createHmac('sha256', 'not-the-secret').update(body).digest('hex') }), 1, SEQUENTIAL_SECONDS);
+		const forged = await load(hook.url, config, forgedSignatureHeaders, 1, SEQUENTIAL_SECONDS);
 		if ((await executionCount(client, workflow.id)) !== afterSequential) throw new Error('a forged delivery started an execution');
 		const loaded = await load(hook.url, config, sign);
 		loaded.executions = (await settledExecutionCount(client, workflow.id)) - afterSequential;
@@ -210,18 +141,4 @@ export async function runWebhookLoad(ctx: {
 			`Webhook node p50 ${baselineSequential.p50Ms} ms / p99 ${baselineSequential.p99Ms} ms; forged deliveries (refused in webhook(), no execution) p50 ${main.forged.p50Ms} ms, ${main.forged.non2xx} refused, ${main.forged.status2xx} accepted; ` +
 			`trigger with Ignore Repeated Deliveries off: ${Math.round(withoutMemory.loaded.requestsPerSecond)} req/s loaded, p50 ${withoutMemory.sequential.p50Ms} ms one at a time`,
 	};
-}
-
-/** Polls the sandbox's webhooks (bounded, 30 s) until `done(count)` holds; returns the last view. */
-async function webhooksWhen(
-	sandbox: SandboxProcess,
-	done: (count: number) => boolean,
-): Promise<Array<{ url: string; secret: string }>> {
-	let hooks: Array<{ url: string; secret: string }> = [];
-	for (let i = 0; i < 120; i++) {
-		hooks = await sandbox.call<Array<{ url: string; secret: string }>>('webhooks');
-		if (done(hooks.length)) break;
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-	return hooks;
 }

@@ -9,6 +9,7 @@
  * delivered (records and distinct ids).
  */
 import type { WorkflowJson } from '../../scripts/lib/n8n-client';
+import { chain, n8nNode, splitItemsNode, webhookNode } from '../lib/workflow-parts';
 
 export interface CredentialRef {
 	id: string;
@@ -26,55 +27,34 @@ export interface HttpRequestVariant {
 
 export const RETRY_AT_MAXIMUM = { maxTries: 5, waitBetweenTries: 5000 };
 
-const WEBHOOK_TYPE = 'n8n-nodes-base.webhook';
+/** Answers when the last node finishes, so one HTTP call times the whole execution. */
+const webhook = (path: string) => webhookNode(path, { responseMode: 'lastNode', responseData: 'firstEntryJson' });
 
-function webhookNode(path: string, webhookId: string) {
-	return {
-		id: `${webhookId}-hook`,
-		name: 'Webhook',
-		type: WEBHOOK_TYPE,
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId,
-		parameters: {
-			httpMethod: 'POST',
-			path,
-			responseMode: 'lastNode',
-			responseData: 'firstEntryJson',
-			options: {},
+function summarizeNode(x: number) {
+	return n8nNode(`summarize-${x}`, 'Count', 'n8n-nodes-base.summarize', 1.1, x, {
+		fieldsToSummarize: {
+			values: [
+				{ aggregation: 'count', field: 'id' },
+				{ aggregation: 'countUnique', field: 'id' },
+			],
 		},
-	};
+		options: {},
+	});
 }
 
-function summarizeNode(position: number) {
+/** n8n's HTTP Request node calling the sandbox's leads with Query Auth (apiKey), Retry On Fail as the variant says. */
+function httpRequestNode(x: number, options: { credential: CredentialRef; variant: HttpRequestVariant }, parameters: Record<string, unknown>) {
 	return {
-		id: `summarize-${position}`,
-		name: 'Count',
-		type: 'n8n-nodes-base.summarize',
-		typeVersion: 1.1,
-		position: [position, 0],
-		parameters: {
-			fieldsToSummarize: {
-				values: [
-					{ aggregation: 'count', field: 'id' },
-					{ aggregation: 'countUnique', field: 'id' },
-				],
-			},
-			options: {},
-		},
+		...n8nNode(`http-${x}`, 'HTTP Request', 'n8n-nodes-base.httpRequest', 4.2, x, {
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpQueryAuth',
+			...parameters,
+		}),
+		retryOnFail: true,
+		maxTries: options.variant.retry.maxTries,
+		waitBetweenTries: options.variant.retry.waitBetweenTries,
+		credentials: { httpQueryAuth: options.credential },
 	};
-}
-
-function connect(...names: string[]) {
-	const connections: Record<string, unknown> = {};
-	for (let i = 0; i < names.length - 1; i++) {
-		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
-	}
-	return connections;
-}
-
-function retrySettings(variant: HttpRequestVariant) {
-	return { retryOnFail: true, maxTries: variant.retry.maxTries, waitBetweenTries: variant.retry.waitBetweenTries };
 }
 
 /** Walk: GET /leads with "Update a Parameter in Each Request" (page = $pageCount + 1) until page = totalPages. */
@@ -98,42 +78,24 @@ export function httpRequestWalkWorkflow(options: {
 	return {
 		name: options.name,
 		nodes: [
-			webhookNode(options.path, `${options.path}-id`),
-			{
-				id: 'http-walk',
-				name: 'HTTP Request',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [200, 0],
-				...retrySettings(options.variant),
-				parameters: {
-					method: 'GET',
-					url: `${options.sandboxUrl}/api/v1/leads`,
-					authentication: 'genericCredentialType',
-					genericAuthType: 'httpQueryAuth',
-					sendQuery: true,
-					queryParameters: {
-						parameters: [
-							{ name: 'limit', value: String(options.pageSize) },
-							{ name: 'orderBy', value: 'createdAt' },
-							{ name: 'orderDirection', value: 'asc' },
-						],
-					},
-					options: { pagination: { pagination } },
+			webhook(options.path),
+			httpRequestNode(200, options, {
+				method: 'GET',
+				url: `${options.sandboxUrl}/api/v1/leads`,
+				sendQuery: true,
+				queryParameters: {
+					parameters: [
+						{ name: 'limit', value: String(options.pageSize) },
+						{ name: 'orderBy', value: 'createdAt' },
+						{ name: 'orderDirection', value: 'asc' },
+					],
 				},
-				credentials: { httpQueryAuth: options.credential },
-			},
-			{
-				id: 'split-data',
-				name: 'Split Out',
-				type: 'n8n-nodes-base.splitOut',
-				typeVersion: 1,
-				position: [400, 0],
-				parameters: { fieldToSplitOut: 'data', include: 'noOtherFields', options: {} },
-			},
+				options: { pagination: { pagination } },
+			}),
+			n8nNode('split-data', 'Split Out', 'n8n-nodes-base.splitOut', 1, 400, { fieldToSplitOut: 'data', include: 'noOtherFields', options: {} }),
 			summarizeNode(600),
 		],
-		connections: connect('Webhook', 'HTTP Request', 'Split Out', 'Count'),
+		connections: chain('Webhook', 'HTTP Request', 'Split Out', 'Count'),
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -153,38 +115,19 @@ export function httpRequestBulkWorkflow(options: {
 	return {
 		name: options.name,
 		nodes: [
-			webhookNode(options.path, `${options.path}-id`),
-			{
-				id: 'split-items',
-				name: 'Items',
-				type: 'n8n-nodes-base.splitOut',
-				typeVersion: 1,
-				position: [200, 0],
-				parameters: { fieldToSplitOut: 'body.items', include: 'noOtherFields', options: {} },
-			},
-			{
-				id: 'http-create',
-				name: 'HTTP Request',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [400, 0],
-				...retrySettings(options.variant),
-				parameters: {
-					method: 'POST',
-					url: `${options.sandboxUrl}/api/v1/leads`,
-					authentication: 'genericCredentialType',
-					genericAuthType: 'httpQueryAuth',
-					sendBody: true,
-					specifyBody: 'json',
-					jsonBody:
-						"={{ JSON.stringify({ name: $json.name, company: $json.company, emails: [{ value: $json.email, label: 'Principal' }] }) }}",
-					options: httpOptions,
-				},
-				credentials: { httpQueryAuth: options.credential },
-			},
+			webhook(options.path),
+			splitItemsNode(200),
+			httpRequestNode(400, options, {
+				method: 'POST',
+				url: `${options.sandboxUrl}/api/v1/leads`,
+				sendBody: true,
+				specifyBody: 'json',
+				jsonBody: "={{ JSON.stringify({ name: $json.name, company: $json.company, emails: [{ value: $json.email, label: 'Principal' }] }) }}",
+				options: httpOptions,
+			}),
 			summarizeNode(600),
 		],
-		connections: connect('Webhook', 'Items', 'HTTP Request', 'Count'),
+		connections: chain('Webhook', 'Items', 'HTTP Request', 'Count'),
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -216,3 +159,25 @@ export function triggerWorkflow(options: {
 		settings: { executionOrder: 'v1' },
 	};
 }
+
+/** n8n's own Webhook node answering on receipt, no verification: what the trigger is measured against. */
+export function plainWebhookWorkflow(name: string): WorkflowJson {
+	return {
+		name,
+		nodes: [
+			{
+				id: 'plain-hook',
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: 'bench-plain-webhook-id',
+				parameters: { httpMethod: 'POST', path: PLAIN_WEBHOOK_PATH, responseMode: 'onReceived', options: {} },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+export const PLAIN_WEBHOOK_PATH = 'bench-plain';

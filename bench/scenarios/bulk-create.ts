@@ -4,19 +4,12 @@
  */
 import { benchLeadBody } from '../lib/bare';
 import type { BenchConfig } from '../lib/config';
-import { rateLimitFloor, type Floor } from '../lib/floor';
-import { round } from '../lib/measure';
-import { forgetRateBudgets, nodeBulkCreate } from '../lib/node-workflows';
+import { againstFloor, freshRateLimitedSandbox, windowFloor, type NodeFigure } from '../lib/node-figure';
+import { nodeBulkCreate } from '../lib/node-workflows';
 import { checkCreates, type CreateCheck } from '../lib/records';
-import type { RequestSummary, SandboxProcess } from '../lib/sandbox-client';
+import type { SandboxProcess } from '../lib/sandbox-client';
 
-export interface BulkCreateResult {
-	wallMs: number;
-	cpuMs: number;
-	floor: Floor;
-	ratioToFloor: number;
-	ratioToStrictFloor: number;
-	requests: RequestSummary;
+export interface BulkCreateResult extends NodeFigure {
 	outputItems: number;
 	leads: CreateCheck;
 	error?: string;
@@ -36,34 +29,12 @@ export async function runBulkCreate(
 	config: BenchConfig,
 	perRequestMs: number,
 ): Promise<BulkCreateResult> {
-	await sandbox.reset();
-	forgetRateBudgets();
-	await sandbox.setRateLimit({
-		enabled: true,
-		windowSeconds: config.windowSeconds,
-		readLimit: config.readLimit,
-		writeLimit: config.writeLimit,
-	});
-	const from = await sandbox.requestCount();
-	const run = await nodeBulkCreate(
-		{ baseUrl: sandbox.url, apiKey: sandbox.apiKey, rateLimitWindowSeconds: config.windowSeconds },
-		bulkInputItems(NODE_BULK_TAG, config.bulkItems),
-	);
+	const { credentials, from } = await freshRateLimitedSandbox(sandbox, config);
+	const run = await nodeBulkCreate(credentials, bulkInputItems(NODE_BULK_TAG, config.bulkItems));
 	const requests = await sandbox.requestSummary(from);
 	const nameCounts = await sandbox.call<Record<string, number>>('leadNameCounts', NODE_BULK_TAG);
-	const floor = rateLimitFloor({
-		requests: config.bulkItems,
-		limit: config.writeLimit,
-		windowMs: config.windowSeconds * 1000,
-		perRequestMs,
-	});
 	return {
-		wallMs: round(run.wallMs, 1),
-		cpuMs: round(run.cpuMs, 1),
-		floor,
-		ratioToFloor: round(run.wallMs / floor.floorMs, 3),
-		ratioToStrictFloor: round(run.wallMs / floor.strictFloorMs, 3),
-		requests,
+		...againstFloor(run, windowFloor(config, 'write', config.bulkItems, perRequestMs), requests),
 		outputItems: run.value.items,
 		leads: checkCreates(nameCounts, NODE_BULK_TAG, config.bulkItems),
 		error: run.value.error,

@@ -3,9 +3,10 @@
  * process, so they draw on one budget. Measured against the floor of both walks' reads together.
  */
 import type { BenchConfig } from '../lib/config';
-import { rateLimitFloor, type Floor } from '../lib/floor';
+import { freshRateLimitedSandbox, windowFloor } from '../lib/node-figure';
+import type { Floor } from '../lib/floor';
 import { round } from '../lib/measure';
-import { forgetRateBudgets, nodeWalk } from '../lib/node-workflows';
+import { nodeWalk } from '../lib/node-workflows';
 import { checkRecords, type RecordCheck } from '../lib/records';
 import type { RequestSummary, SandboxProcess } from '../lib/sandbox-client';
 
@@ -23,27 +24,13 @@ export async function runSharedKey(
 	perRequestMs: number,
 	expectedIds: string[],
 ): Promise<SharedKeyResult> {
-	await sandbox.reset();
-	forgetRateBudgets();
-	await sandbox.setRateLimit({
-		enabled: true,
-		windowSeconds: config.windowSeconds,
-		readLimit: config.readLimit,
-		writeLimit: config.writeLimit,
-	});
-	const credentials = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, rateLimitWindowSeconds: config.windowSeconds };
-	const from = await sandbox.requestCount();
+	const { credentials, from } = await freshRateLimitedSandbox(sandbox, config);
 	const start = performance.now();
 	const runs = await Promise.all([nodeWalk(credentials, config.pageSize), nodeWalk(credentials, config.pageSize)]);
 	const wallMs = performance.now() - start;
 	const requests = await sandbox.requestSummary(from);
 	const pages = 2 * Math.ceil(expectedIds.length / config.pageSize);
-	const floor = rateLimitFloor({
-		requests: pages,
-		limit: config.readLimit,
-		windowMs: config.windowSeconds * 1000,
-		perRequestMs,
-	});
+	const floor = windowFloor(config, 'read', pages, perRequestMs);
 	return {
 		wallMs: round(wallMs, 1),
 		floor,

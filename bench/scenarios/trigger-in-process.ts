@@ -6,15 +6,15 @@
  * a share of forged deliveries (wrong signature) checks that verification actually runs.
  * Measured against the HMAC-SHA256 of the same bodies alone, the floor of any verifying receiver.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 import { WebhookContext } from 'n8n-core';
 import type { IDataObject, INodeType, IWebhookData, IWebhookResponseData, IWorkflowBase } from 'n8n-workflow';
 
 import { createAdditionalData, nextExecutionId } from '../../test/helpers/engine';
-import { TestCredentialsHelper, nodeTypes } from '../../test/helpers';
-import { TriggerWorkflow, WebhookReceiver } from '../../test/trigger/support/trigger-harness';
+import { TestCredentialsHelper, nodeTypes, startWebhookReceiver } from '../../test/helpers';
 import type { BenchConfig } from '../lib/config';
+import { envelope, forgedSignatureHeaders, signatureHeaders } from '../lib/deliveries';
 import { percentile, round } from '../lib/measure';
 import { SandboxProcess } from '../lib/sandbox-client';
 
@@ -33,22 +33,6 @@ export interface TriggerInProcessResult {
 
 /** Every tenth delivery is forged. */
 const FORGED_EVERY = 10;
-
-function envelope(index: number): string {
-	const now = new Date().toISOString();
-	return JSON.stringify({
-		id: `evt_inproc_${index}_${randomUUID()}`,
-		test: false,
-		event: index % 2 ? 'prospection.lost' : 'prospection.won',
-		data: {
-			prospection: { id: `pr_${index}`, status: index % 2 ? 'LOST' : 'WON', leadId: 'ld_bench', createdAt: now },
-			lead: { id: 'ld_bench', name: 'Bench Lead', company: 'Benchmark Ltda' },
-		},
-		retries: 0,
-		manualRetries: 0,
-		createdAt: now,
-	});
-}
 
 /** The request and response objects n8n's webhook server hands to a node (express-like). */
 function requestAndResponse(rawBody: Buffer, headers: Record<string, string>) {
@@ -86,10 +70,13 @@ function requestAndResponse(rawBody: Buffer, headers: Record<string, string>) {
 
 export async function runTriggerInProcess(config: BenchConfig): Promise<TriggerInProcessResult> {
 	const sandbox = await SandboxProcess.start({ rateLimit: false, dataset: { leads: 10, routines: 1, prospections: 2 } });
-	const receiver = await WebhookReceiver.start();
+	const receiver = await startWebhookReceiver();
 	try {
 		const credentials = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
-		const trigger = new TriggerWorkflow(receiver, credentials, { parameters: { events: ['prospection.won', 'prospection.lost'] } });
+		const trigger = receiver.createWorkflow({
+			credentials: { prospectingApi: credentials },
+			parameters: { events: ['prospection.won', 'prospection.lost'] },
+		});
 		await trigger.activate();
 		const hooks = await sandbox.call<Array<{ url: string; secret: string }>>('webhooks');
 		if (hooks.length !== 1) throw new Error(`activation left ${hooks.length} webhooks in the sandbox, expected 1`);
@@ -109,12 +96,10 @@ export async function runTriggerInProcess(config: BenchConfig): Promise<TriggerI
 		};
 		const credentialsHelper = new TestCredentialsHelper({ prospectingApi: { ...credentials } });
 
-		const bodies = Array.from({ length: config.triggerDeliveries }, (_, i) => Buffer.from(envelope(i)));
-		const signatures = bodies.map((body, i) =>
-			i % FORGED_EVERY === FORGED_EVERY - 1
-				? createHmac('sha256', 'not-the-secret').update(body).digest('hex')
-				: createHmac('sha256', secret).update(body).digest('hex'),
-		);
+		const signed = (body: Buffer, index: number) =>
+			(index % FORGED_EVERY === FORGED_EVERY - 1 ? forgedSignatureHeaders(body) : signatureHeaders(secret, body))['x-signature'];
+		const bodies = Array.from({ length: config.triggerDeliveries }, (_, i) => Buffer.from(envelope(i, 'evt_inproc')));
+		const signatures = bodies.map(signed);
 
 		const deliver = async (index: number): Promise<{ verified: boolean; status: number }> => {
 			const { request, response } = requestAndResponse(bodies[index], {
@@ -126,7 +111,7 @@ export async function runTriggerInProcess(config: BenchConfig): Promise<TriggerI
 				mode: 'webhook',
 				workflowData,
 				credentialsHelper,
-				urls: receiver.urls,
+				urls: trigger.baseUrls,
 			});
 			additionalData.httpRequest = request as never;
 			additionalData.httpResponse = response as never;
@@ -150,11 +135,8 @@ export async function runTriggerInProcess(config: BenchConfig): Promise<TriggerI
 		// since the delivery memory acknowledges a repeated event id without emitting it.
 		for (let i = 0; i < Math.min(200, bodies.length); i++) await deliver(i);
 		for (let i = 0; i < bodies.length; i++) {
-			bodies[i] = Buffer.from(envelope(2_000_000 + i));
-			signatures[i] =
-				i % FORGED_EVERY === FORGED_EVERY - 1
-					? createHmac('sha256', 'not-the-secret').update(bodies[i]).digest('hex')
-					: createHmac('sha256', secret).update(bodies[i]).digest('hex');
+			bodies[i] = Buffer.from(envelope(2_000_000 + i, 'evt_inproc'));
+			signatures[i] = signed(bodies[i], i);
 		}
 
 		const latencies: number[] = [];

@@ -13,6 +13,11 @@ import { repoRoot } from './provision';
 
 const run = promisify(execFile);
 
+/** `npm run build`: dist/ as the package ships it. */
+export async function buildPackage(): Promise<void> {
+	await run('npm', ['run', '--silent', 'build'], { cwd: repoRoot, maxBuffer: 32 * 1024 * 1024 });
+}
+
 /** `npm pack` of the built package (run `npm run build` first); returns the tarball's path. */
 export async function packPackage(destination: string): Promise<string> {
 	mkdirSync(destination, { recursive: true });

@@ -10,9 +10,10 @@ import path from 'node:path';
 
 import type { ExecutionDetail, StoredWorkflow, WorkflowJson } from '../../scripts/lib/n8n-client';
 import { demoConversations } from '../../scripts/lib/demo-agent';
-import { bindWorkflow, webhookUrl } from '../../scripts/lib/instance-setup';
+import { bindWorkflow } from '../../scripts/lib/instance-setup';
 import { repoRoot } from '../../scripts/lib/provision';
 import { startE2eInstance, type E2eInstance } from './support/instance';
+import { runByWebhook } from './support/webhook-runs';
 import { startScriptedModel, type OfferedTool, type ScriptedModel, type ToolResult } from '../../scripts/lib/scripted-model';
 
 jest.setTimeout(180_000);
@@ -71,24 +72,11 @@ async function ask(
 	prompt: string,
 	target: StoredWorkflow = workflow,
 ): Promise<{ output: string; steps: unknown[]; execution: ExecutionDetail }> {
-	const before = new Set((await e2e.client.listExecutions(target.id)).map((e) => e.id));
-	const response = await fetch(webhookUrl(e2e.n8n.url, target, 'Ask the agent'), {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ prompt }),
+	const { response, execution } = await runByWebhook({ client: e2e.client, webhookBaseUrl: e2e.n8n.url }, target, {
+		nodeName: 'Ask the agent',
+		body: { prompt },
 	});
-	const text = await response.text();
-	const executions = await e2e.client.waitForExecutions(target.id, before.size + 1);
-	const fresh = executions.filter((e) => !before.has(e.id));
-	expect(fresh).toHaveLength(1);
-	const execution = await e2e.client.getExecution(fresh[0].id);
-	if (!response.ok || execution.status !== 'success') {
-		throw new Error(
-			`The agent answered ${response.status} (${text.slice(0, 800)}), execution ${execution.status}: ` +
-				JSON.stringify(execution.data.resultData.error ?? {}).slice(0, 2000),
-		);
-	}
-	const body = JSON.parse(text) as { output?: string; intermediateSteps?: unknown[] };
+	const body = response as { output?: string; intermediateSteps?: unknown[] };
 	return { output: String(body.output ?? ''), steps: body.intermediateSteps ?? [], execution };
 }
 

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { selectors, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 import type { StoredWorkflow } from '../../scripts/lib/n8n-client';
-import { DEMO_OWNER, formUrl, importWorkflows, readWorkflowFiles } from '../../scripts/lib/instance-setup';
+import { demoLinks, demoPageLines, urlOnLine } from '../../scripts/lib/demo-links';
+import { DEMO_OWNER, importWorkflows, readWorkflowFiles } from '../../scripts/lib/instance-setup';
 import { repoRoot } from '../../scripts/lib/provision';
 import { debugScreenshot, launchBrowser, readmeScreenshot, VIEWPORT } from './support/browser';
 import { startE2eInstance, type E2eInstance } from './support/instance';
@@ -21,6 +22,8 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const examples: Record<string, StoredWorkflow> = {};
+/** The lines `npm run demo` prints for the editor and the forms, for this instance. */
+let pageLines: string[];
 
 beforeAll(async () => {
 	e2e = await startE2eInstance();
@@ -33,6 +36,7 @@ beforeAll(async () => {
 		{ activate: (workflow) => workflow.nodes.some((node) => node.type === 'n8n-nodes-base.formTrigger') },
 	);
 	for (const { file, workflow } of imported) examples[file] = workflow;
+	pageLines = demoPageLines(demoLinks({ editorUrl: e2e.n8n.url, webhookBase: e2e.n8n.url, workflows: imported.map((w) => w.workflow) }));
 	// n8n's editor marks its elements with data-test-id.
 	selectors.setTestIdAttribute('data-test-id');
 	browser = await launchBrowser();
@@ -78,10 +82,12 @@ interface Person {
 	phone?: string;
 }
 
-/** Opens the production form, fills it like a person (typing, ticking consent), sends it, waits for the answer page. */
+/**
+ * Opens the production form at the URL on the demo's "lead form" line, fills it like a person (typing, ticking
+ * consent), sends it, waits for the answer page.
+ */
 async function submitForm(person: Person, options: { screenshot?: string } = {}): Promise<string> {
-	const form = examples['lead-capture-form.json'];
-	await page.goto(formUrl(e2e.n8n.url, form, 'Lead form'));
+	await page.goto(urlOnLine(pageLines, 'lead form'));
 	await page.getByLabel('Name').fill(person.name);
 	await page.getByLabel('Company').fill(person.company);
 	if (person.email) await page.getByLabel('E-mail').fill(person.email);
@@ -96,6 +102,16 @@ async function submitForm(person: Person, options: { screenshot?: string } = {})
 }
 
 describe('the lead capture form', () => {
+	test("the demo prints the form's address next to the editor's, and that address serves the form", async () => {
+		expect(pageLines[0]).toBe(`  n8n editor      ${e2e.n8n.url}`);
+		const url = urlOnLine(pageLines, 'lead form');
+		expect(url).toBe(`${e2e.n8n.url}/form/prospecting-lead-form`);
+		const response = await page.goto(url);
+		expect(response?.status()).toBe(200);
+		for (const field of ['Name', 'Company', 'E-mail', 'Phone']) await page.getByLabel(field).waitFor();
+		await page.getByRole('button', { name: 'Send' }).waitFor();
+	});
+
 	test('a person sends the form: the lead is created once, in the routine, and the page says so', async () => {
 		const person = { name: 'Ana Souza', company: 'Acme Ltda', email: `ana.${Date.now()}@example.com`, phone: '+55 11 91234-5678' };
 		const routineId = e2e.sandbox.control.routines()[0].id;

@@ -7,10 +7,12 @@ import { createHmac } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-import { nodeOutput, type ExecutionDetail, type StoredWorkflow, type WorkflowJson } from '../../scripts/lib/n8n-client';
-import { importWorkflows, readWorkflowFiles, webhookUrl } from '../../scripts/lib/instance-setup';
+import { nodeOutput, type StoredWorkflow, type WorkflowJson } from '../../scripts/lib/n8n-client';
+import { importWorkflows, readWorkflowFiles } from '../../scripts/lib/instance-setup';
 import { repoRoot } from '../../scripts/lib/provision';
 import { startE2eInstance, type E2eInstance } from './support/instance';
+import { decideProspection, waitFor } from './support/waits';
+import { runByWebhook as runWorkflowByWebhook, type WebhookCall } from './support/webhook-runs';
 import { resourceWorkflows } from './support/workflows';
 
 jest.setTimeout(180_000);
@@ -30,30 +32,8 @@ afterAll(async () => {
 });
 
 /** Calls a workflow's Webhook node and returns the finished execution it started. */
-async function runByWebhook(
-	workflow: StoredWorkflow,
-	options: { method?: 'GET' | 'POST'; body?: unknown; nodeName?: string } = {},
-): Promise<{ response: unknown; execution: ExecutionDetail }> {
-	const before = new Set((await e2e.client.listExecutions(workflow.id)).map((e) => e.id));
-	const url = webhookUrl(e2e.n8n.url, workflow, options.nodeName ?? 'Webhook');
-	const response = await fetch(url, {
-		method: options.method ?? 'POST',
-		headers: options.body === undefined ? {} : { 'content-type': 'application/json' },
-		body: options.body === undefined ? undefined : JSON.stringify(options.body),
-	});
-	const text = await response.text();
-	const executions = await e2e.client.waitForExecutions(workflow.id, before.size + 1);
-	const fresh = executions.filter((e) => !before.has(e.id));
-	expect(fresh).toHaveLength(1);
-	const execution = await e2e.client.getExecution(fresh[0].id);
-	if (!response.ok || execution.status !== 'success') {
-		throw new Error(
-			`Workflow "${workflow.name}" answered ${response.status} (${text.slice(0, 500)}), execution ${execution.status}: ` +
-				JSON.stringify(execution.data.resultData.error ?? {}),
-		);
-	}
-	return { response: text ? JSON.parse(text) : undefined, execution };
-}
+const runByWebhook = async (workflow: StoredWorkflow, call?: WebhookCall) =>
+	await runWorkflowByWebhook({ client: e2e.client, webhookBaseUrl: e2e.n8n.url }, workflow, call);
 
 /** Reads a list straight from the sandbox API (to compare with what the node returned). */
 async function apiTotal(pathAndQuery: string): Promise<number> {
@@ -71,16 +51,6 @@ function conversionFromSandbox() {
 }
 
 const ourWebhooks = () => e2e.sandbox.control.webhooks().filter((w) => w.url.startsWith(`${e2e.n8n.url}/webhook/`));
-
-async function waitFor<T>(what: string, probe: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (done(value)) return value;
-		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}: last value ${JSON.stringify(value).slice(0, 400)}`);
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
-}
 
 describe('the package installed in n8n', () => {
 	test('n8n loads both nodes and the credential type from the community package', async () => {
@@ -247,19 +217,12 @@ describe('the trigger in n8n (won/lost example)', () => {
 
 	/** Sets a prospection's status and returns the execution its event produced. */
 	async function decide(status: 'WON' | 'LOST', previousCount: number) {
-		const prospection = e2e.sandbox.control.prospections().find((p) => p.status === 'IN_PROGRESS')!;
-		await e2e.sandbox.control.setProspectionStatus(prospection.id, status);
-		const event = status === 'WON' ? 'prospection.won' : 'prospection.lost';
-		const delivery = await waitFor(
-			`the ${event} delivery`,
-			() => e2e.sandbox.control.deliveries().find((d) => d.event === event && d.settled && JSON.parse(d.body).data?.prospection?.id === prospection.id),
-			(d) => d !== undefined,
-		);
-		expect(delivery!.delivered).toBe(true);
+		const { prospection, delivery } = await decideProspection(e2e.sandbox, status);
+		expect(delivery.delivered).toBe(true);
 		const executions = await waitFor('the execution', successes, (list) => list.length >= previousCount + 1);
 		expect(executions).toHaveLength(previousCount + 1);
 		const execution = await e2e.client.getExecution(executions[0].id);
-		return { prospection, delivery: delivery!, execution };
+		return { prospection, delivery, execution };
 	}
 
 	/** n8n answers 404 on a production webhook path until the workflow is active; the trigger then refuses unsigned posts. */

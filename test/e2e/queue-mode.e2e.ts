@@ -1,6 +1,6 @@
 /**
  * The package in n8n 2.41.1's queue mode: a main process, one webhook processor and two workers, sharing PostgreSQL,
- * Redis and one user folder with the packed package installed (test/e2e/support/queue-instance.ts). Deliveries reach
+ * Redis and one user folder with the packed package installed (test/e2e/support/instance.ts). Deliveries reach
  * the webhook processor, executions run on the workers, and two workers use one key at once. Steps run in order.
  * The compatibility results count this file as mode "queue" (summary-reporter.js).
  */
@@ -11,7 +11,8 @@ import path from 'node:path';
 import { nodeOutput, type ExecutionSummary, type StoredWorkflow } from '../../scripts/lib/n8n-client';
 import { importWorkflows, readWorkflowFiles } from '../../scripts/lib/instance-setup';
 import { repoRoot } from '../../scripts/lib/provision';
-import { startQueueE2eInstance, type QueueE2eInstance } from './support/queue-instance';
+import { startQueueE2eInstance, type QueueE2eInstance } from './support/instance';
+import { decideProspection, waitFor } from './support/waits';
 import { chainWorkflow, prospectingNode, webhookTrigger } from './support/workflows';
 
 jest.setTimeout(180_000);
@@ -29,16 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	await q?.stop();
 });
-
-async function waitFor<T>(what: string, probe: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (done(value)) return value;
-		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}: last value ${JSON.stringify(value).slice(0, 400)}`);
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
-}
 
 const pause = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 const remoteWebhooks = () => q.sandbox.control.webhooks();
@@ -90,20 +81,13 @@ describe('n8n in queue mode: main, webhook processor and two workers on PostgreS
 	test('signed deliveries run on the workers, with the delivered event as output', async () => {
 		for (const status of ['WON', 'LOST'] as const) {
 			const before = (await successes(trigger.id)).length;
-			const prospection = q.sandbox.control.prospections().find((p) => p.status === 'IN_PROGRESS')!;
-			await q.sandbox.control.setProspectionStatus(prospection.id, status);
-			const event = status === 'WON' ? 'prospection.won' : 'prospection.lost';
-			const delivery = await waitFor(
-				`the ${event} delivery`,
-				() => q.sandbox.control.deliveries().find((d) => d.event === event && d.settled && JSON.parse(d.body).data?.prospection?.id === prospection.id),
-				(d) => d !== undefined,
-			);
-			expect(delivery!.delivered).toBe(true);
+			const { prospection, event, delivery } = await decideProspection(q.sandbox, status);
+			expect(delivery.delivered).toBe(true);
 			const executions = await waitFor('the execution', async () => await successes(trigger.id), (list) => list.length >= before + 1);
 			expect(executions).toHaveLength(before + 1);
 			const execution = await q.client.getExecution(executions[0].id);
 			expect(execution.mode).toBe('webhook');
-			expect(nodeOutput(execution, TRIGGER_NODE)[0]).toEqual(JSON.parse(delivery!.body));
+			expect(nodeOutput(execution, TRIGGER_NODE)[0]).toEqual(JSON.parse(delivery.body));
 			expect(nodeOutput(execution, 'Format message')[0]).toEqual(expect.objectContaining({ event, prospectionId: prospection.id, status }));
 			expect(q.deployment.workersThatRan(execution.id)).toHaveLength(1);
 		}

@@ -7,9 +7,13 @@
  * - deliveries through n8n-core's WebhookContext, answered as n8n's webhook helpers answer a trigger
  *   whose response mode is 'onReceived'; over real HTTP (`startWebhookReceiver`) or in process
  *   (`handle.deliver`, for large numbers of forged deliveries).
+ * - an accepted delivery then runs the workflow through WorkflowExecute (`delivery.run`), after the
+ *   sender has its answer, as n8n does in response mode 'onReceived'.
  * The handle keeps one n8n `Workflow`, whose static data persists between calls as an active
  * workflow's does; `staticData` is what n8n would save, and a new handle created from it (same
  * `webhookId` and `workflowId`, see `restart()`) is the same workflow after an n8n restart.
+ * One receiver serves many workflows: `receiver.createWorkflow()` makes a handle whose URLs the
+ * receiver serves once it is activated (the latest activation wins) and no longer after `deactivate()`.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -36,7 +40,7 @@ import { ApplicationError, NodeHelpers, Workflow } from 'n8n-workflow';
 import { TestCredentialsHelper } from './credentials';
 import { createAdditionalData, DEFAULT_BASE_URL, ensureEngine, nextExecutionId, webhookBaseUrls } from './engine';
 import type { WebhookBaseUrls } from './engine';
-import type { TestCredentials } from './execute-workflow';
+import { executeWorkflow, type TestCredentials, type WorkflowRunResult } from './execute-workflow';
 import { withLogSink } from './log-capture';
 import { nodeTypes, PROSPECTING_TRIGGER_NODE_TYPE } from './node-types';
 
@@ -85,10 +89,20 @@ export interface DeliveryResult {
 	response?: IWebhookResponseData;
 	/** Items that start an execution; undefined when the delivery started none. */
 	workflowData?: INodeExecutionData[][];
+	/** The items of the execution started (`workflowData[0]`); undefined when none was started. */
+	items?: INodeExecutionData[];
+	/** The workflow run those items started. */
+	run?: WorkflowRunResult;
 	/** webhook() threw (answered 500, as n8n does). */
 	error?: Error;
 	/** Log and console lines written while the delivery was handled. */
 	logs: string[];
+}
+
+/** Where a receiver serves a handle's URLs (see `startWebhookReceiver`). */
+interface WebhookRoutes {
+	url: string;
+	route(path: string, handle: TriggerWorkflowHandle | undefined): void;
 }
 
 /** Response object given to webhook(): the Express methods nodes use, kept in memory. */
@@ -214,6 +228,8 @@ export class TriggerWorkflowHandle {
 	/** Every delivery handed to webhook(), in order (in process and over HTTP). */
 	readonly deliveries: DeliveryResult[] = [];
 	private urls: WebhookBaseUrls;
+	private routes?: WebhookRoutes;
+	private readonly pending = new Set<Promise<unknown>>();
 
 	constructor(private readonly options: TriggerWorkflowOptions = {}) {
 		ensureEngine();
@@ -236,7 +252,7 @@ export class TriggerWorkflowHandle {
 		const workflowId = options.workflowId ?? `trigger-workflow-${randomUUID().slice(0, 8)}`;
 		this.workflow = new Workflow({
 			id: workflowId,
-			name: options.workflowName ?? 'Trigger test workflow',
+			name: options.workflowName ?? 'Won and lost prospections',
 			nodes: [this.node],
 			connections: {},
 			active: true,
@@ -251,6 +267,12 @@ export class TriggerWorkflowHandle {
 	/** Points n8n's public URL at `baseUrl` (the receiver does this; call before `create`). */
 	useBaseUrl(baseUrl: string): void {
 		this.urls = webhookBaseUrls(baseUrl);
+	}
+
+	/** Served by a receiver from now on: its URL becomes n8n's public URL; activation routes to this handle. */
+	attach(routes: WebhookRoutes): void {
+		this.routes = routes;
+		this.useBaseUrl(routes.url);
 	}
 
 	get baseUrls(): WebhookBaseUrls {
@@ -284,6 +306,7 @@ export class TriggerWorkflowHandle {
 			...overrides,
 		});
 		handle.urls = this.urls;
+		handle.routes = this.routes;
 		return handle;
 	}
 
@@ -293,35 +316,25 @@ export class TriggerWorkflowHandle {
 		return description;
 	}
 
+	/** The description's path and isFullPath, resolved for this node. */
+	private pathParameters(): { path: string; isFullPath: boolean } {
+		const description = this.webhookDescription();
+		const resolve = (value: unknown, fallback?: unknown) =>
+			this.workflow.expression.getSimpleParameterValue(this.node, value as string, 'internal', {}, undefined, fallback as never);
+		return { path: String(resolve(description.path) ?? ''), isFullPath: resolve(description.isFullPath, false) as boolean };
+	}
+
 	/** The webhook path n8n registers for the node (`<webhookId>/<path>` unless isFullPath). */
 	webhookPath(): string {
-		const description = this.webhookDescription();
-		const path = this.workflow.expression.getSimpleParameterValue(this.node, description.path, 'internal', {});
-		const isFullPath = this.workflow.expression.getSimpleParameterValue(
-			this.node,
-			description.isFullPath,
-			'internal',
-			{},
-			undefined,
-			false,
-		) as boolean;
-		return NodeHelpers.getNodeWebhookPath(this.workflow.id, this.node, String(path ?? ''), isFullPath);
+		const { path, isFullPath } = this.pathParameters();
+		return NodeHelpers.getNodeWebhookPath(this.workflow.id, this.node, path, isFullPath);
 	}
 
 	/** n8n's webhook URL for the node: production for 'trigger', the test URL for 'manual'. */
 	webhookUrl(mode: WebhookMode = 'trigger'): string {
-		const description = this.webhookDescription();
 		const base = mode === 'manual' ? this.urls.webhookTestBaseUrl : this.urls.webhookBaseUrl;
-		const path = this.workflow.expression.getSimpleParameterValue(this.node, description.path, 'internal', {});
-		const isFullPath = this.workflow.expression.getSimpleParameterValue(
-			this.node,
-			description.isFullPath,
-			'internal',
-			{},
-			undefined,
-			false,
-		) as boolean;
-		return NodeHelpers.getNodeWebhookUrl(base, this.workflow.id, this.node, String(path ?? ''), isFullPath);
+		const { path, isFullPath } = this.pathParameters();
+		return NodeHelpers.getNodeWebhookUrl(base, this.workflow.id, this.node, path, isFullPath);
 	}
 
 	private workflowData(): IWorkflowBase {
@@ -407,18 +420,55 @@ export class TriggerWorkflowHandle {
 		}
 	}
 
-	/** What n8n does on activation: checkExists, then create when it answered false. */
+	/**
+	 * What n8n does on activation (WebhookService.createWebhookIfNotExists): checkExists, then create when it
+	 * answered false. The receiver the handle is attached to then serves the URL to this handle.
+	 */
 	async activate(mode: WebhookMode = 'trigger'): Promise<{ created: boolean }> {
 		const exists = await this.runWebhookMethod('checkExists', mode);
 		if (!exists) await this.runWebhookMethod('create', mode);
+		this.routes?.route(new URL(this.webhookUrl(mode)).pathname, this);
 		return { created: !exists };
+	}
+
+	/** Deactivation: the receiver stops serving the URL, then delete. */
+	async deactivate(mode: WebhookMode = 'trigger'): Promise<boolean> {
+		this.routes?.route(new URL(this.webhookUrl(mode)).pathname, undefined);
+		return await this.runWebhookMethod('delete', mode);
+	}
+
+	/** Resolves once every delivery received so far has been answered and the run it started has finished. */
+	async idle(): Promise<void> {
+		while (this.pending.size > 0) await Promise.all([...this.pending]);
+	}
+
+	/** Waits (bounded) until `count` deliveries were handled, their runs included. */
+	async waitForDeliveries(count: number, timeoutMs = 15_000): Promise<DeliveryResult[]> {
+		const deadline = Date.now() + timeoutMs;
+		while (this.deliveries.length < count) {
+			if (Date.now() > deadline) throw new ApplicationError(`Expected ${count} deliveries, received ${this.deliveries.length}`);
+			await new Promise((resolve) => setTimeout(resolve, 20));
+		}
+		await this.idle();
+		return this.deliveries;
 	}
 
 	/**
 	 * Hands one delivery to the node's webhook() in n8n-core's WebhookContext, without HTTP, and
-	 * answers as n8n does for a trigger node (response mode 'onReceived').
+	 * answers as n8n does for a trigger node (response mode 'onReceived'); `onAnswered` gets the
+	 * answer before the workflow runs (the receiver sends it then).
 	 */
-	async deliver(input: DeliveryInput): Promise<DeliveryResult> {
+	async deliver(input: DeliveryInput, onAnswered?: (answered: DeliveryResult) => void): Promise<DeliveryResult> {
+		const handled = this.handleDelivery(input, onAnswered);
+		this.pending.add(handled);
+		try {
+			return await handled;
+		} finally {
+			this.pending.delete(handled);
+		}
+	}
+
+	private async handleDelivery(input: DeliveryInput, onAnswered?: (answered: DeliveryResult) => void): Promise<DeliveryResult> {
 		const headers = lowerCaseHeaders(input.headers);
 		const rawBody = Buffer.isBuffer(input.rawBody) ? input.rawBody : Buffer.from(input.rawBody, 'utf8');
 		const mode = input.mode ?? 'trigger';
@@ -444,6 +494,18 @@ export class TriggerWorkflowHandle {
 			return await this.runWebhook(mode, request, response, sink.lines);
 		});
 		this.logs.push(...sink.lines);
+		onAnswered?.(result);
+		if (result.items) {
+			result.run = await executeWorkflow(
+				{ nodes: [this.node], connections: {} },
+				{
+					credentials: this.options.credentials,
+					inputItems: result.items.map((item) => item.json),
+					mode: mode === 'manual' ? 'manual' : 'webhook',
+				},
+			);
+			this.logs.push(...result.run.logs);
+		}
 		this.deliveries.push(result);
 		return result;
 	}
@@ -490,6 +552,7 @@ export class TriggerWorkflowHandle {
 			...this.recorded(mode, response, logs),
 			response: webhookResult,
 			workflowData: webhookResult.workflowData,
+			items: webhookResult.workflowData?.[0],
 		};
 	}
 
@@ -513,54 +576,62 @@ export interface WebhookReceiver {
 	deliveries: DeliveryResult[];
 	/** Resolves once `count` deliveries were handled (bounded wait). */
 	waitForDeliveries(count: number, timeoutMs?: number): Promise<DeliveryResult[]>;
-	/** Sends later deliveries to another handle (e.g. `handle.restart()`), at the same URLs. */
+	/** Serves both URLs of `handle` from now on (e.g. `handle.restart()`), active or not. */
 	use(handle: TriggerWorkflowHandle): void;
+	/** A handle served by this receiver once activated (`activate`), until deactivated. */
+	createWorkflow(options?: TriggerWorkflowOptions): TriggerWorkflowHandle;
 	stop(): Promise<void>;
 }
 
 /**
- * A real HTTP server on 127.0.0.1 standing in for n8n's webhook endpoints: POSTs to the handle's
- * production URL (/webhook/...) or test URL (/webhook-test/...) go to its webhook(); anything else
- * is answered 404 as n8n answers an unregistered webhook. Points the handle's base URL at itself,
- * so the URL the trigger registers remotely is this receiver's.
+ * A real HTTP server on 127.0.0.1 standing in for n8n's webhook endpoints: a POST to a URL it
+ * serves goes to that handle's webhook() (production URL /webhook/..., test URL /webhook-test/...);
+ * anything else is answered 404 as n8n answers an unregistered webhook. The URL the trigger
+ * registers remotely is this receiver's. With `first`, serves both URLs of that handle at once.
  */
-export async function startWebhookReceiver(first: TriggerWorkflowHandle): Promise<WebhookReceiver> {
-	let handle = first;
+export async function startWebhookReceiver(first?: TriggerWorkflowHandle): Promise<WebhookReceiver> {
+	ensureEngine();
+	const routes = new Map<string, TriggerWorkflowHandle>();
 	const deliveries: DeliveryResult[] = [];
 	const server: Server = createServer((req, res) => void receive(req, res));
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
 	const url = `http://127.0.0.1:${port}`;
-	handle.useBaseUrl(url);
+	const served: WebhookRoutes = {
+		url,
+		route(path, handle) {
+			if (handle) routes.set(path, handle);
+			else routes.delete(path);
+		},
+	};
 
 	async function receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const chunks: Buffer[] = [];
 		for await (const chunk of req) chunks.push(chunk as Buffer);
-		const path = new URL(req.url ?? '/', url).pathname;
-		const mode: WebhookMode | undefined =
-			path === new URL(handle.webhookUrl('trigger')).pathname
-				? 'trigger'
-				: path === new URL(handle.webhookUrl('manual')).pathname
-					? 'manual'
-					: undefined;
-		if (mode === undefined || req.method !== 'POST') {
+		const address = new URL(req.url ?? '/', url);
+		const handle = routes.get(address.pathname);
+		if (handle === undefined || req.method !== 'POST') {
 			res.writeHead(404, { 'content-type': 'application/json' });
-			res.end(JSON.stringify({ code: 404, message: `The requested webhook "${req.method} ${path}" is not registered.` }));
+			res.end(JSON.stringify({ code: 404, message: `The requested webhook "${req.method} ${address.pathname}" is not registered.` }));
 			return;
 		}
-		const query = Object.fromEntries(new URL(req.url ?? '/', url).searchParams);
-		const result = await handle.deliver({
-			headers: req.headers as Record<string, string | string[] | undefined>,
-			rawBody: Buffer.concat(chunks),
-			mode,
-			method: 'POST',
-			query,
-		});
-		deliveries.push(result);
+		const result = await handle.deliver(
+			{
+				headers: req.headers as Record<string, string | string[] | undefined>,
+				rawBody: Buffer.concat(chunks),
+				mode: address.pathname.startsWith('/webhook-test/') ? 'manual' : 'trigger',
+				method: 'POST',
+				query: Object.fromEntries(address.searchParams),
+			},
+			(answered) => {
+				deliveries.push(answered);
+				TriggerWorkflowHandle.flush(answered, res);
+			},
+		);
 		TriggerWorkflowHandle.flush(result, res);
 	}
 
-	return {
+	const receiver: WebhookReceiver = {
 		url,
 		deliveries,
 		async waitForDeliveries(count: number, timeoutMs = 15_000) {
@@ -573,13 +644,20 @@ export async function startWebhookReceiver(first: TriggerWorkflowHandle): Promis
 			}
 			return deliveries;
 		},
-		use(next: TriggerWorkflowHandle) {
-			next.useBaseUrl(url);
-			handle = next;
+		use(handle: TriggerWorkflowHandle) {
+			handle.attach(served);
+			for (const mode of ['trigger', 'manual'] as const) served.route(new URL(handle.webhookUrl(mode)).pathname, handle);
+		},
+		createWorkflow(options: TriggerWorkflowOptions = {}) {
+			const handle = new TriggerWorkflowHandle(options);
+			handle.attach(served);
+			return handle;
 		},
 		async stop() {
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
+	if (first) receiver.use(first);
+	return receiver;
 }

@@ -8,21 +8,20 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { allLogLines } from '../helpers';
 import { startSandbox } from '../../sandbox';
 import type { Delivery, RunningSandbox } from '../../sandbox';
-import type { ReceivedDelivery } from './support/trigger-harness';
-import { TriggerWorkflow, WebhookReceiver } from './support/trigger-harness';
+import { startWebhookReceiver, type DeliveryResult, type TriggerWorkflowHandle, type WebhookReceiver } from '../helpers';
 
 let sandbox: RunningSandbox;
 let receiver: WebhookReceiver;
 /** Every trigger workflow of this file and every webhook secret the sandbox issued, for the secret scan. */
-const workflows: TriggerWorkflow[] = [];
+const workflows: TriggerWorkflowHandle[] = [];
 const secrets = new Set<string>();
 
 function collectSecrets(target: RunningSandbox = sandbox) {
 	for (const webhook of target.control.webhooks()) secrets.add(webhook.secret);
 }
 
-function trigger(parameters: Record<string, unknown> = {}, target: RunningSandbox = sandbox): TriggerWorkflow {
-	const workflow = new TriggerWorkflow(receiver, { baseUrl: target.url, apiKey: target.apiKey }, { parameters: parameters as never });
+function trigger(parameters: Record<string, unknown> = {}, target: RunningSandbox = sandbox): TriggerWorkflowHandle {
+	const workflow = receiver.createWorkflow({ credentials: { prospectingApi: { baseUrl: target.url, apiKey: target.apiKey } }, parameters: parameters as never });
 	workflows.push(workflow);
 	return workflow;
 }
@@ -33,8 +32,8 @@ function inProgress(count: number, target: RunningSandbox = sandbox): string[] {
 	return ids.slice(0, count);
 }
 
-function secretOf(workflow: TriggerWorkflow, test = false, target: RunningSandbox = sandbox): string {
-	const [webhook] = target.control.webhooks().filter((w) => w.url === workflow.url(test));
+function secretOf(workflow: TriggerWorkflowHandle, test = false, target: RunningSandbox = sandbox): string {
+	const [webhook] = target.control.webhooks().filter((w) => w.url === workflow.webhookUrl(test ? 'manual' : 'trigger'));
 	return webhook.secret;
 }
 
@@ -67,7 +66,7 @@ async function post(url: string, body: Buffer | string, headers: Record<string, 
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ delivery: { maxRetries: 0, baseDelayMs: 10 } });
-	receiver = await WebhookReceiver.start();
+	receiver = await startWebhookReceiver();
 });
 
 afterAll(async () => {
@@ -94,7 +93,7 @@ describe('genuine deliveries from the service', () => {
 		expect(sent.map((delivery) => delivery.delivered)).toEqual([true, true]);
 		expect(sent.map((delivery) => delivery.attempts.map((attempt) => attempt.status))).toEqual([[200], [200]]);
 		for (const delivery of sent) {
-			const match = received.find((r) => r.items?.[0].json.id === JSON.parse(delivery.body).id) as ReceivedDelivery;
+			const match = received.find((r) => r.items?.[0].json.id === JSON.parse(delivery.body).id) as DeliveryResult;
 			expect(match.status).toBe(200);
 			// The item is the envelope exactly as signed and sent.
 			expect(match.items!.map((item) => item.json)).toEqual([JSON.parse(delivery.body)]);
@@ -137,39 +136,39 @@ describe('genuine deliveries from the service', () => {
 	it('a test event through the test URL is verified with the test secret', async () => {
 		const production = trigger();
 		await production.activate();
-		const listening = production.restarted();
-		await listening.activate({ test: true });
-		const [testWebhook] = sandbox.control.webhooks().filter((w) => w.url === production.url(true));
+		const listening = production.restart();
+		await listening.activate('manual');
+		const [testWebhook] = sandbox.control.webhooks().filter((w) => w.url === production.webhookUrl('manual'));
 
 		await sandbox.control.sendTestEvent(testWebhook.id, 'prospection.won');
 		const [sent] = await sandbox.control.waitForDeliveries(1, 15_000);
 		const [received] = await listening.waitForDeliveries(1);
-		expect(received.test).toBe(true);
+		expect(received.mode).toBe('manual');
 		expect(received.status).toBe(200);
 		expect(received.items![0].json).toMatchObject({ test: true, event: 'prospection.won', id: JSON.parse(sent.body).id });
 		expect(production.deliveries).toHaveLength(0);
 
 		// The production URL does not accept what was signed for the test URL.
-		const replayed = await post(production.url(), sent.body, { 'x-signature': sent.signature });
+		const replayed = await post(production.webhookUrl(), sent.body, { 'x-signature': sent.signature });
 		expect(replayed.status).toBe(401);
 	});
 
 	it('Include Test Deliveries off: a test delivery is acknowledged and starts nothing', async () => {
 		const workflow = trigger({ options: { includeTestDeliveries: false } });
 		await workflow.activate();
-		const [webhook] = sandbox.control.webhooks().filter((w) => w.url === workflow.url());
+		const [webhook] = sandbox.control.webhooks().filter((w) => w.url === workflow.webhookUrl());
 		await sandbox.control.sendTestEvent(webhook.id);
 		const [sent] = await sandbox.control.waitForDeliveries(1, 15_000);
 		const [received] = await workflow.waitForDeliveries(1);
 		expect(sent.delivered).toBe(true);
 		expect(received.status).toBe(200);
 		expect(received.items).toBeUndefined();
-		expect(JSON.parse(received.answer)).toEqual({ received: true, ignored: 'test delivery' });
+		expect(JSON.parse(received.body)).toEqual({ received: true, ignored: 'test delivery' });
 	});
 });
 
 describe('repeated deliveries', () => {
-	async function firstDelivery(workflow: TriggerWorkflow): Promise<Delivery> {
+	async function firstDelivery(workflow: TriggerWorkflowHandle): Promise<Delivery> {
 		await workflow.activate();
 		const [won] = inProgress(1);
 		await sandbox.control.setProspectionStatus(won, 'WON');
@@ -181,16 +180,16 @@ describe('repeated deliveries', () => {
 	it('the same event id again is acknowledged and dropped, also after a restart', async () => {
 		const workflow = trigger();
 		const sent = await firstDelivery(workflow);
-		const again = await post(workflow.url(), sent.body, { 'x-signature': sent.signature });
+		const again = await post(workflow.webhookUrl(), sent.body, { 'x-signature': sent.signature });
 		expect(again.status).toBe(200);
 		expect(JSON.parse(again.text)).toEqual({ received: true, ignored: 'repeated delivery' });
 
 		// A retry carries a new `retries` count, so a new body and signature, but the same event id.
 		const retry = JSON.stringify({ ...JSON.parse(sent.body), retries: 1 });
 		const secret = secretOf(workflow);
-		const restarted = workflow.restarted();
+		const restarted = workflow.restart();
 		await restarted.activate();
-		const retried = await post(workflow.url(), retry, { 'x-signature': sign(secret, retry) });
+		const retried = await post(workflow.webhookUrl(), retry, { 'x-signature': sign(secret, retry) });
 		expect(retried.status).toBe(200);
 		expect(JSON.parse(retried.text).ignored).toBe('repeated delivery');
 		await restarted.idle();
@@ -203,7 +202,7 @@ describe('repeated deliveries', () => {
 		await workflow.activate();
 		const body = envelope();
 		const signature = sign(secretOf(workflow), body);
-		const answers = await Promise.all([1, 2, 3].map(() => post(workflow.url(), body, { 'x-signature': signature })));
+		const answers = await Promise.all([1, 2, 3].map(() => post(workflow.webhookUrl(), body, { 'x-signature': signature })));
 		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
 		await workflow.waitForDeliveries(3);
 		expect(workflow.deliveries.filter((d) => d.items !== undefined)).toHaveLength(1);
@@ -213,7 +212,7 @@ describe('repeated deliveries', () => {
 	it('with Ignore Repeated Deliveries off, each delivery runs', async () => {
 		const workflow = trigger({ options: { ignoreRepeatedDeliveries: false } });
 		const sent = await firstDelivery(workflow);
-		const again = await post(workflow.url(), sent.body, { 'x-signature': sent.signature });
+		const again = await post(workflow.webhookUrl(), sent.body, { 'x-signature': sent.signature });
 		expect(again.status).toBe(200);
 		await workflow.waitForDeliveries(2);
 		expect(workflow.deliveries.map((d) => d.items?.[0].json.id)).toEqual([JSON.parse(sent.body).id, JSON.parse(sent.body).id]);
@@ -221,7 +220,7 @@ describe('repeated deliveries', () => {
 });
 
 describe('forged and altered deliveries are refused with 401 and start nothing', () => {
-	let workflow: TriggerWorkflow;
+	let workflow: TriggerWorkflowHandle;
 	let secret: string;
 
 	beforeEach(async () => {
@@ -232,7 +231,7 @@ describe('forged and altered deliveries are refused with 401 and start nothing',
 
 	async function expectRefused(body: Buffer | string, headers: Record<string, string>) {
 		const before = workflow.deliveries.length;
-		const answer = await post(workflow.url(), body, headers);
+		const answer = await post(workflow.webhookUrl(), body, headers);
 		await workflow.idle();
 		expect(answer.status).toBe(401);
 		expect(JSON.parse(answer.text)).toEqual({ message: 'Delivery signature missing or invalid' });
@@ -244,7 +243,7 @@ describe('forged and altered deliveries are refused with 401 and start nothing',
 
 	async function expectAccepted(body: string, headers: Record<string, string>) {
 		const before = workflow.deliveries.length;
-		const answer = await post(workflow.url(), body, headers);
+		const answer = await post(workflow.webhookUrl(), body, headers);
 		await workflow.idle();
 		expect(answer.status).toBe(200);
 		expect(workflow.deliveries[before].items!.map((item) => item.json)).toEqual([JSON.parse(body)]);
@@ -313,31 +312,30 @@ describe('forged and altered deliveries are refused with 401 and start nothing',
 		await pinned.activate();
 		const pinnedSecret = secretOf(pinned);
 		const body = envelope();
-		const refused = await post(pinned.url(), body, { 'x-other-signature': sign(pinnedSecret, body) });
+		const refused = await post(pinned.webhookUrl(), body, { 'x-other-signature': sign(pinnedSecret, body) });
 		expect(refused.status).toBe(401);
-		const accepted = await post(pinned.url(), body, { 'x-signature': sign(pinnedSecret, body) });
+		const accepted = await post(pinned.webhookUrl(), body, { 'x-signature': sign(pinnedSecret, body) });
 		expect(accepted.status).toBe(200);
 		await pinned.idle();
 		expect(pinned.deliveries.map((d) => d.status)).toEqual([401, 200]);
 	});
 
 	it('no secret kept: even a correctly signed delivery is refused', async () => {
-		const staticData = workflow.persistedStaticData();
-		delete ((staticData['node:Prospecting Trigger'] as any).webhooks[workflow.url()] as any).secret;
-		const withoutSecret = new TriggerWorkflow(
-			receiver,
-			{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
-			{ workflowId: workflow.workflow.id, webhookId: workflow.node.webhookId, staticData },
-		);
+		const staticData = workflow.staticData;
+		delete ((staticData['node:Prospecting Trigger'] as any).webhooks[workflow.webhookUrl()] as any).secret;
+		const withoutSecret = receiver.createWorkflow({
+			credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } },
+			workflowId: workflow.workflow.id, webhookId: workflow.node.webhookId, staticData,
+		});
 		const body = envelope();
-		const delivery = await withoutSecret.deliverInProcess({ headers: { 'x-signature': sign(secret, body) }, body });
+		const delivery = await withoutSecret.deliver({ headers: { 'x-signature': sign(secret, body) }, rawBody: body });
 		expect(delivery.status).toBe(401);
 		expect(delivery.items).toBeUndefined();
 	});
 
 	it('a verified body that is not a JSON object is answered 400 and starts nothing', async () => {
 		for (const body of ['[1,2]', 'not json', '"text"']) {
-			const delivery = await workflow.deliverInProcess({ headers: { 'x-signature': sign(secret, body) }, body });
+			const delivery = await workflow.deliver({ headers: { 'x-signature': sign(secret, body) }, rawBody: body });
 			expect(delivery.status).toBe(400);
 			expect(delivery.items).toBeUndefined();
 		}
@@ -347,15 +345,16 @@ describe('forged and altered deliveries are refused with 401 and start nothing',
 		const broken = trigger({ options: { signatureHeader: '={{ $("No such node").item.json.header }}' } });
 		await broken.activate();
 		const body = envelope();
-		const delivery = await broken.deliverInProcess({ headers: { 'x-signature': sign(secretOf(broken), body) }, body });
+		const delivery = await broken.deliver({ headers: { 'x-signature': sign(secretOf(broken), body) }, rawBody: body });
 		expect(delivery.status).toBe(500);
-		expect(JSON.parse(delivery.answer)).toEqual({ message: 'Delivery could not be processed' });
+		expect(JSON.parse(delivery.body)).toEqual({ message: 'Delivery could not be processed' });
 		expect(delivery.items).toBeUndefined();
 		expect(broken.logs.some((line) => line.includes('could not process a delivery (500)'))).toBe(true);
 	});
 
 	it('oversized bodies: forged ones refused, a genuine one accepted, no crash', async () => {
-		const big = Buffer.alloc(24 * 1024 * 1024, 0x61);
+		// JSON, so that it reaches the node: n8n answers an unparsable JSON body 422 before any node runs.
+		const big = Buffer.from(JSON.stringify('a'.repeat(24 * 1024 * 1024)));
 		await expectRefused(big, { 'x-signature': sign('guess', big) });
 		const largeEnvelope = envelope({ data: { note: 'x'.repeat(6 * 1024 * 1024) } });
 		await expectAccepted(largeEnvelope, { 'x-signature': sign(secret, largeEnvelope) });
@@ -398,14 +397,14 @@ describe('forged and altered deliveries are refused with 401 and start nothing',
 				value = randomBytes(1 + (i % 80)).toString(i % 2 ? 'hex' : 'base64');
 			}
 			const headers = { [headerNames[i % headerNames.length]]: prefixes[i % prefixes.length] + value };
-			const delivery = await workflow.deliverInProcess({ headers, body });
+			const delivery = await workflow.deliver({ headers, rawBody: body });
 			statuses.add(delivery.status);
 			if (delivery.items !== undefined || delivery.status === 200) accepted += 1;
 		}
 		expect(accepted).toBe(0);
 		expect([...statuses]).toEqual([401]);
 		// The genuine delivery is still accepted afterwards: nothing about it was remembered.
-		const afterwards = await workflow.deliverInProcess({ headers: { 'x-signature': genuineHex }, body: genuine });
+		const afterwards = await workflow.deliver({ headers: { 'x-signature': genuineHex }, rawBody: genuine });
 		expect(afterwards.status).toBe(200);
 		expect(afterwards.items).toHaveLength(1);
 	});
@@ -451,7 +450,7 @@ describe('secrets', () => {
 		for (const workflow of workflows) {
 			produced.push(...workflow.logs);
 			for (const delivery of workflow.deliveries) {
-				produced.push(delivery.answer, JSON.stringify(delivery.items ?? null), String(delivery.error?.message ?? ''));
+				produced.push(delivery.body, JSON.stringify(delivery.items ?? null), String(delivery.error?.message ?? ''));
 				if (delivery.run) produced.push(JSON.stringify(delivery.run.run.data.resultData), ...delivery.run.logs);
 			}
 		}

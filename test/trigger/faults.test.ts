@@ -11,7 +11,7 @@ import { allLogLines } from '../helpers';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { FlakyProxy } from './support/flaky-proxy';
-import { TriggerWorkflow, WebhookReceiver } from './support/trigger-harness';
+import { startWebhookReceiver, type TriggerWorkflowHandle, type WebhookReceiver } from '../helpers';
 
 let sandbox: RunningSandbox;
 let receiver: WebhookReceiver;
@@ -19,10 +19,11 @@ let closedUrl: string;
 const produced: string[] = [];
 const secrets = new Set<string>();
 
-function trigger(baseUrl = sandbox.url, from?: TriggerWorkflow): TriggerWorkflow {
-	return new TriggerWorkflow(receiver, { baseUrl, apiKey: sandbox.apiKey }, from
-		? { workflowId: from.workflow.id, webhookId: from.node.webhookId, staticData: from.persistedStaticData() }
-		: {});
+function trigger(baseUrl = sandbox.url, from?: TriggerWorkflowHandle): TriggerWorkflowHandle {
+	return receiver.createWorkflow({
+		credentials: { prospectingApi: { baseUrl, apiKey: sandbox.apiKey } },
+		...(from ? { workflowId: from.workflow.id, webhookId: from.node.webhookId, staticData: from.staticData } : {}),
+	});
 }
 
 function remoteFor(url: string) {
@@ -40,14 +41,14 @@ async function failure(step: Promise<unknown>): Promise<Error & { description?: 
 	return error;
 }
 
-function remember(workflow: TriggerWorkflow) {
+function remember(workflow: TriggerWorkflowHandle) {
 	for (const webhook of sandbox.control.webhooks()) secrets.add(webhook.secret);
 	produced.push(...workflow.logs, JSON.stringify(workflow.deliveries.map((d) => d.items ?? null)));
 }
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ rateLimit: false });
-	receiver = await WebhookReceiver.start();
+	receiver = await startWebhookReceiver();
 	// An address nothing listens on: the service unreachable.
 	const server = http.createServer();
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -70,7 +71,7 @@ describe('activation under faults', () => {
 		expect(error.message).toMatch(/Could not reach the service/);
 		expect(error.description).toMatch(/No webhook was created/);
 		expect(sandbox.control.webhooks()).toHaveLength(0);
-		expect(workflow.nodeStaticData().webhooks).toEqual({});
+		expect(workflow.nodeStaticData.webhooks).toEqual({});
 		remember(workflow);
 	});
 
@@ -84,12 +85,12 @@ describe('activation under faults', () => {
 		const posts = sandbox.control.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/webhooks'));
 		expect(posts).toHaveLength(1);
 		// ...and nothing is left registered, nothing kept.
-		expect(remoteFor(workflow.url())).toHaveLength(0);
-		expect(workflow.nodeStaticData().webhooks).toEqual({});
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(0);
+		expect(workflow.nodeStaticData.webhooks).toEqual({});
 		remember(workflow);
 
 		expect(await workflow.activate()).toEqual({ created: true });
-		expect(remoteFor(workflow.url())).toHaveLength(1);
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(1);
 		remember(workflow);
 	});
 
@@ -99,7 +100,7 @@ describe('activation under faults', () => {
 		const error = await failure(workflow.activate());
 		expect(error.message).toMatch(/^Could not register the webhook with the service: /);
 		expect(error.description).toMatch(/No webhook was left registered/);
-		expect(remoteFor(workflow.url())).toHaveLength(0);
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(0);
 		remember(workflow);
 	});
 
@@ -113,13 +114,13 @@ describe('activation under faults', () => {
 			expect(error.description).toMatch(/could not be reached to check whether a webhook was left registered/);
 			expect(error.description).toMatch(/next activation removes any webhook registered for this URL/);
 			// The service did create it and could not be asked to remove it.
-			const [orphan] = remoteFor(workflow.url());
+			const [orphan] = remoteFor(workflow.webhookUrl());
 			expect(orphan).toBeDefined();
-			expect(workflow.nodeStaticData().webhooks).toEqual({});
+			expect(workflow.nodeStaticData.webhooks).toEqual({});
 
 			proxy.restore();
 			expect(await workflow.activate()).toEqual({ created: true });
-			const now = remoteFor(workflow.url());
+			const now = remoteFor(workflow.webhookUrl());
 			expect(now).toHaveLength(1);
 			expect(now[0].id).not.toBe(orphan.id);
 			remember(workflow);
@@ -133,19 +134,19 @@ describe('deactivation under faults', () => {
 	it('5xx on delete: a clear error, kept entry stays; the next activation reuses it and exactly one exists', async () => {
 		const workflow = trigger();
 		await workflow.activate();
-		const [mine] = remoteFor(workflow.url());
+		const [mine] = remoteFor(workflow.webhookUrl());
 		sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['DELETE'] });
 
 		const error = await failure(workflow.deactivate());
 		expect(error.message).toMatch(new RegExp(`^Could not remove webhook ${mine.id} from the service: `));
 		expect(error.description).toMatch(/next activation of this workflow removes or reuses it/);
-		expect((workflow.nodeStaticData().webhooks as any)[workflow.url()].id).toBe(mine.id);
+		expect((workflow.nodeStaticData.webhooks as any)[workflow.webhookUrl()].id).toBe(mine.id);
 
-		const again = workflow.restarted();
+		const again = workflow.restart();
 		expect(await again.activate()).toEqual({ created: false });
-		expect(remoteFor(workflow.url()).map((w) => w.id)).toEqual([mine.id]);
+		expect(remoteFor(workflow.webhookUrl()).map((w) => w.id)).toEqual([mine.id]);
 		expect(await again.deactivate()).toBe(true);
-		expect(remoteFor(workflow.url())).toHaveLength(0);
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(0);
 		remember(workflow);
 		remember(again);
 	});
@@ -156,11 +157,11 @@ describe('deactivation under faults', () => {
 		const unreachable = trigger(closedUrl, workflow);
 		const error = await failure(unreachable.deactivate());
 		expect(error.message).toMatch(/^Could not remove webhook \S+ from the service: Could not reach the service/);
-		expect(remoteFor(workflow.url())).toHaveLength(1);
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(1);
 
 		const back = trigger(sandbox.url, unreachable);
 		expect(await back.activate()).toEqual({ created: false });
-		expect(remoteFor(workflow.url())).toHaveLength(1);
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(1);
 		expect(await back.deactivate()).toBe(true);
 		expect(sandbox.control.webhooks()).toHaveLength(0);
 		remember(workflow);
@@ -171,14 +172,14 @@ describe('deactivation under faults', () => {
 	it('events changed while the old webhook cannot be removed: a clear error, nothing duplicated', async () => {
 		const workflow = trigger();
 		await workflow.activate();
-		const changed = workflow.restarted({ events: ['prospection.won'] });
+		const changed = workflow.restart({ parameters: { events: ['prospection.won'] } });
 		sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['DELETE'] });
 		const error = await failure(changed.activate());
 		expect(error.message).toMatch(/^Could not replace the webhook registered with the service: /);
-		expect(remoteFor(workflow.url())).toHaveLength(1);
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(1);
 
 		expect(await changed.activate()).toEqual({ created: true });
-		const now = remoteFor(workflow.url());
+		const now = remoteFor(workflow.webhookUrl());
 		expect(now).toHaveLength(1);
 		expect(now[0].events).toEqual(['prospection.won']);
 		remember(changed);

@@ -5,7 +5,7 @@
  */
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
-import { TriggerWorkflow, WebhookReceiver } from './support/trigger-harness';
+import { startWebhookReceiver, type TriggerWorkflowHandle, type WebhookReceiver } from '../helpers';
 
 let sandbox: RunningSandbox;
 let receiver: WebhookReceiver;
@@ -22,8 +22,8 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
 	return { status: response.status, json: text ? JSON.parse(text) : undefined };
 }
 
-function trigger(parameters: Record<string, unknown> = {}): TriggerWorkflow {
-	return new TriggerWorkflow(receiver, { baseUrl: sandbox.url, apiKey: sandbox.apiKey }, { parameters: parameters as never });
+function trigger(parameters: Record<string, unknown> = {}): TriggerWorkflowHandle {
+	return receiver.createWorkflow({ credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } }, parameters: parameters as never });
 }
 
 function remoteFor(url: string) {
@@ -36,7 +36,7 @@ function writes(method: string) {
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ rateLimit: false });
-	receiver = await WebhookReceiver.start();
+	receiver = await startWebhookReceiver();
 });
 
 afterAll(async () => {
@@ -67,38 +67,38 @@ describe('activation', () => {
 		const workflow = trigger();
 		expect(await workflow.activate()).toEqual({ created: true });
 
-		const mine = remoteFor(workflow.url());
+		const mine = remoteFor(workflow.webhookUrl());
 		expect(mine).toHaveLength(1);
 		expect([...mine[0].events].sort()).toEqual(['prospection.lost', 'prospection.won']);
 		expect(mine[0].name).toBe('n8n: Won and lost prospections / Prospecting Trigger');
 
-		const kept = workflow.nodeStaticData().webhooks as Record<string, any>;
-		expect(Object.keys(kept)).toEqual([workflow.url()]);
-		expect(kept[workflow.url()]).toMatchObject({ id: mine[0].id, secret: mine[0].secret, test: false });
-		expect(workflow.url()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook\/[0-9a-f-]{36}\/webhook$/);
+		const kept = workflow.nodeStaticData.webhooks as Record<string, any>;
+		expect(Object.keys(kept)).toEqual([workflow.webhookUrl()]);
+		expect(kept[workflow.webhookUrl()]).toMatchObject({ id: mine[0].id, secret: mine[0].secret, test: false });
+		expect(workflow.webhookUrl()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook\/[0-9a-f-]{36}\/webhook$/);
 	});
 
 	it('activating again, and after a restart, reuses the same webhook', async () => {
 		const workflow = trigger();
 		await workflow.activate();
-		const [first] = remoteFor(workflow.url());
+		const [first] = remoteFor(workflow.webhookUrl());
 
 		expect(await workflow.activate()).toEqual({ created: false });
-		const restarted = workflow.restarted();
+		const restarted = workflow.restart();
 		expect(await restarted.activate()).toEqual({ created: false });
 
-		expect(remoteFor(workflow.url()).map((webhook) => webhook.id)).toEqual([first.id]);
+		expect(remoteFor(workflow.webhookUrl()).map((webhook) => webhook.id)).toEqual([first.id]);
 		expect(writes('POST')).toHaveLength(2); // the foreign webhook and ours, nothing more
 	});
 
 	it('recreates the webhook when it was deleted in the service by hand', async () => {
 		const workflow = trigger();
 		await workflow.activate();
-		const [first] = remoteFor(workflow.url());
+		const [first] = remoteFor(workflow.webhookUrl());
 		expect((await api('DELETE', `/webhooks/${first.id}`)).status).toBeLessThan(300);
 
-		expect(await workflow.restarted().activate()).toEqual({ created: true });
-		const now = remoteFor(workflow.url());
+		expect(await workflow.restart().activate()).toEqual({ created: true });
+		const now = remoteFor(workflow.webhookUrl());
 		expect(now).toHaveLength(1);
 		expect(now[0].id).not.toBe(first.id);
 	});
@@ -106,12 +106,12 @@ describe('activation', () => {
 	it('replaces the webhook when the user changed the events', async () => {
 		const workflow = trigger({ events: ['prospection.won'] });
 		await workflow.activate();
-		const [first] = remoteFor(workflow.url());
+		const [first] = remoteFor(workflow.webhookUrl());
 		expect(first.events).toEqual(['prospection.won']);
 
-		const changed = workflow.restarted({ events: ['prospection.won'], otherEvents: 'lead.created' });
+		const changed = workflow.restart({ parameters: { events: ['prospection.won'], otherEvents: 'lead.created' } });
 		expect(await changed.activate()).toEqual({ created: true });
-		const now = remoteFor(workflow.url());
+		const now = remoteFor(workflow.webhookUrl());
 		expect(now).toHaveLength(1);
 		expect(now[0].id).not.toBe(first.id);
 		expect([...now[0].events].sort()).toEqual(['lead.created', 'prospection.won']);
@@ -121,30 +121,29 @@ describe('activation', () => {
 	it('replaces, never reuses, a kept webhook whose secret is missing from static data', async () => {
 		const workflow = trigger();
 		await workflow.activate();
-		const [first] = remoteFor(workflow.url());
+		const [first] = remoteFor(workflow.webhookUrl());
 
-		const staticData = workflow.persistedStaticData();
+		const staticData = workflow.staticData;
 		const nodeData = staticData['node:Prospecting Trigger'] as any;
-		delete nodeData.webhooks[workflow.url()].secret;
-		const withoutSecret = new TriggerWorkflow(
-			receiver,
-			{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
-			{ workflowId: workflow.workflow.id, webhookId: workflow.node.webhookId, staticData },
-		);
+		delete nodeData.webhooks[workflow.webhookUrl()].secret;
+		const withoutSecret = receiver.createWorkflow({
+			credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } },
+			workflowId: workflow.workflow.id, webhookId: workflow.node.webhookId, staticData,
+		});
 		expect(await withoutSecret.activate()).toEqual({ created: true });
 
-		const now = remoteFor(workflow.url());
+		const now = remoteFor(workflow.webhookUrl());
 		expect(now).toHaveLength(1);
 		expect(now[0].id).not.toBe(first.id);
-		expect((withoutSecret.nodeStaticData().webhooks as any)[workflow.url()].secret).toBe(now[0].secret);
+		expect((withoutSecret.nodeStaticData.webhooks as any)[workflow.webhookUrl()].secret).toBe(now[0].secret);
 	});
 
 	it('replaces a stray webhook that already points at this node\'s URL (its secret is unknown)', async () => {
 		const workflow = trigger();
-		const stray = await api('POST', '/webhooks', { name: 'left over', url: workflow.url(), events: ['prospection.won'] });
+		const stray = await api('POST', '/webhooks', { name: 'left over', url: workflow.webhookUrl(), events: ['prospection.won'] });
 		expect(await workflow.activate()).toEqual({ created: true });
 
-		const now = remoteFor(workflow.url());
+		const now = remoteFor(workflow.webhookUrl());
 		expect(now).toHaveLength(1);
 		expect(now[0].id).not.toBe(stray.json.id);
 	});
@@ -154,7 +153,7 @@ describe('activation', () => {
 		const before = sandbox.control.requests().length;
 		await expect(workflow.activate()).rejects.toThrow('Events: Choose at least one event in "Events" or "Other Events"');
 		expect(sandbox.control.requests().length).toBe(before);
-		expect(remoteFor(workflow.url())).toHaveLength(0);
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(0);
 	});
 });
 
@@ -163,25 +162,25 @@ describe('test URL and production URL', () => {
 		const production = trigger();
 		await production.activate();
 		// "Listen for test event" works on a copy of the saved workflow, static data included.
-		const listening = production.restarted();
-		expect(await listening.activate({ test: true })).toEqual({ created: true });
+		const listening = production.restart();
+		expect(await listening.activate('manual')).toEqual({ created: true });
 
-		const live = remoteFor(production.url());
-		const test = remoteFor(production.url(true));
+		const live = remoteFor(production.webhookUrl());
+		const test = remoteFor(production.webhookUrl('manual'));
 		expect(live).toHaveLength(1);
 		expect(test).toHaveLength(1);
 		expect(test[0].secret).not.toBe(live[0].secret);
 		expect(test[0].name).toMatch(/^n8n \(test\): /);
 
-		const keptByTest = listening.nodeStaticData().webhooks as Record<string, any>;
-		expect(keptByTest[production.url()].id).toBe(live[0].id);
-		expect(keptByTest[production.url(true)]).toMatchObject({ id: test[0].id, test: true });
+		const keptByTest = listening.nodeStaticData.webhooks as Record<string, any>;
+		expect(keptByTest[production.webhookUrl()].id).toBe(live[0].id);
+		expect(keptByTest[production.webhookUrl('manual')]).toMatchObject({ id: test[0].id, test: true });
 
-		expect(await listening.deactivate({ test: true })).toBe(true);
-		expect(remoteFor(production.url(true))).toHaveLength(0);
-		expect(remoteFor(production.url()).map((webhook) => webhook.id)).toEqual([live[0].id]);
+		expect(await listening.deactivate('manual')).toBe(true);
+		expect(remoteFor(production.webhookUrl('manual'))).toHaveLength(0);
+		expect(remoteFor(production.webhookUrl()).map((webhook) => webhook.id)).toEqual([live[0].id]);
 		// The active workflow's own static data never saw the test registration.
-		expect(Object.keys(production.nodeStaticData().webhooks as object)).toEqual([production.url()]);
+		expect(Object.keys(production.nodeStaticData.webhooks as object)).toEqual([production.webhookUrl()]);
 		expect(await production.activate()).toEqual({ created: false });
 	});
 });
@@ -191,18 +190,18 @@ describe('deactivation', () => {
 		const workflow = trigger();
 		await workflow.activate();
 		expect(await workflow.deactivate()).toBe(true);
-		expect(remoteFor(workflow.url())).toHaveLength(0);
-		expect(workflow.nodeStaticData().webhooks).toEqual({});
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(0);
+		expect(workflow.nodeStaticData.webhooks).toEqual({});
 	});
 
 	it('counts a webhook already gone (404) as deleted', async () => {
 		const workflow = trigger();
 		await workflow.activate();
-		const [mine] = remoteFor(workflow.url());
+		const [mine] = remoteFor(workflow.webhookUrl());
 		await api('DELETE', `/webhooks/${mine.id}`);
 
 		expect(await workflow.deactivate()).toBe(true);
-		expect(workflow.nodeStaticData().webhooks).toEqual({});
+		expect(workflow.nodeStaticData.webhooks).toEqual({});
 		const deletes = writes('DELETE').filter((request) => request.path.endsWith(mine.id));
 		// The delete by hand, then the node's, answered 404 and taken as success.
 		expect(deletes).toHaveLength(2);

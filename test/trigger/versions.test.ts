@@ -8,14 +8,14 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { ProspectingTrigger } from '../../nodes/Prospecting/ProspectingTrigger.node';
-import { TriggerWorkflow, WebhookReceiver } from './support/trigger-harness';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers';
 
 let sandbox: RunningSandbox;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ delivery: { maxRetries: 0, baseDelayMs: 10 } });
-	receiver = await WebhookReceiver.start();
+	receiver = await startWebhookReceiver();
 });
 
 afterAll(async () => {
@@ -44,19 +44,19 @@ async function post(url: string, body: string, signature: string): Promise<{ sta
 /** A genuine delivery, the same event again, the same event after a restart, and a forged one. */
 async function outcomes(typeVersion: number) {
 	sandbox.control.reset();
-	const workflow = new TriggerWorkflow(receiver, { baseUrl: sandbox.url, apiKey: sandbox.apiKey }, { typeVersion });
+	const workflow = receiver.createWorkflow({ credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } }, typeVersion });
 	await workflow.activate();
-	const [hook] = sandbox.control.webhooks().filter((w) => w.url === workflow.url());
+	const [hook] = sandbox.control.webhooks().filter((w) => w.url === workflow.webhookUrl());
 	const sign = (body: string) => createHmac('sha256', hook.secret).update(body).digest('hex');
 	const id = randomUUID();
 	const body = envelope(id);
-	const first = await post(workflow.url(), body, sign(body));
-	const again = await post(workflow.url(), body, sign(body));
-	const restarted = workflow.restarted();
+	const first = await post(workflow.webhookUrl(), body, sign(body));
+	const again = await post(workflow.webhookUrl(), body, sign(body));
+	const restarted = workflow.restart();
 	await restarted.activate();
-	const afterRestart = await post(workflow.url(), body, sign(body));
+	const afterRestart = await post(workflow.webhookUrl(), body, sign(body));
 	const forgedBody = envelope(randomUUID());
-	const forged = await post(workflow.url(), forgedBody, createHmac('sha256', 'not-the-secret').update(forgedBody).digest('hex'));
+	const forged = await post(workflow.webhookUrl(), forgedBody, createHmac('sha256', 'not-the-secret').update(forgedBody).digest('hex'));
 	await workflow.idle();
 	await restarted.idle();
 	const emitted = [...workflow.deliveries, ...restarted.deliveries].flatMap((d) => (d.items ?? []).map((item) => item.json.id));

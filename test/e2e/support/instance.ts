@@ -1,18 +1,20 @@
 /**
- * One real n8n for the suite: the packed package installed into a fresh user folder under .n8n-e2e/, a fresh
- * sandbox with a random API key, the owner account and the credentials. n8n can be restarted on the same folder.
+ * One real n8n for the suite (scripts/lib/bootstrap.ts): the packed package installed into a fresh user folder under
+ * .n8n-e2e/ (.n8n-e2e-queue/ in queue mode), a fresh sandbox with a random API key, the owner account and the
+ * credentials. One process can be restarted on the same folder; queue mode runs the main process, one webhook
+ * processor and workers on PostgreSQL and Redis.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
-import { N8nClient } from '../../../scripts/lib/n8n-client';
-import { startN8n, type RunningN8n } from '../../../scripts/lib/n8n-process';
-import { installPackageTarball, packPackage } from '../../../scripts/lib/package-install';
-import { freePort } from '../../../scripts/lib/ports';
-import { describeRuntime, ensureN8nRuntime, repoRoot, type N8nRuntime } from '../../../scripts/lib/provision';
-import { DEMO_OWNER, ensureCredential, ensureOwner } from '../../../scripts/lib/instance-setup';
+import { bootstrapN8n, type N8nInstance } from '../../../scripts/lib/bootstrap';
+import type { N8nClient } from '../../../scripts/lib/n8n-client';
+import type { RunningN8n } from '../../../scripts/lib/n8n-process';
+import { ensureCredential } from '../../../scripts/lib/instance-setup';
+import { repoRoot, type N8nRuntime } from '../../../scripts/lib/provision';
+import type { RunningQueueDeployment } from '../../../scripts/lib/queue-deployment';
 
 /** A 40-character key like the service's, different on every run so that a scan for it means something. */
 export function randomApiKey(): string {
@@ -27,6 +29,7 @@ export interface E2eInstance {
 	userFolder: string;
 	logFile: string;
 	sandbox: RunningSandbox;
+	/** The n8n process (queue mode: the main process). */
 	n8n: RunningN8n;
 	client: N8nClient;
 	credential: { id: string; name: string; type: string };
@@ -36,77 +39,60 @@ export interface E2eInstance {
 	stop(): Promise<void>;
 }
 
-export async function startE2eInstance(): Promise<E2eInstance> {
-	const runtime = process.env.PROSPECTING_N8N_RUNTIME
-		? describeRuntime(process.env.PROSPECTING_N8N_RUNTIME)
-		: await ensureN8nRuntime();
-	const runDir = path.join(repoRoot, '.n8n-e2e');
+export interface QueueE2eInstance extends E2eInstance {
+	deployment: RunningQueueDeployment;
+}
+
+async function startInstance(runDir: string, queue?: { workers: number }): Promise<E2eInstance & { instance: N8nInstance }> {
 	rmSync(runDir, { recursive: true, force: true });
-	mkdirSync(runDir, { recursive: true });
-	const userFolder = path.join(runDir, 'user');
-	const logFile = path.join(runDir, 'n8n.log');
-
-	const tarball = await packPackage(path.join(runDir, 'pack'));
-	await installPackageTarball(userFolder, tarball);
-
 	const apiKey = randomApiKey();
-	const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', apiKeys: [apiKey] });
-
-	const port = await freePort();
-	const encryptionKey = randomBytes(24).toString('hex');
-	const start = async () =>
-		await startN8n({
-			runtime,
-			userFolder,
-			port,
-			brokerPort: await freePort(),
-			encryptionKey,
-			logFile,
-			pidDir: process.env.PROSPECTING_PID_DIR,
-			echo: process.env.E2E_ECHO_N8N === 'true',
-		});
-	let n8n: RunningN8n;
-	try {
-		n8n = await start();
-	} catch (error) {
-		await sandbox.stop();
-		throw error;
-	}
-	const client = new N8nClient(n8n.url, runtime.n8nPackageDir);
-	let credential: E2eInstance['credential'];
-	let wrongCredential: E2eInstance['credential'];
 	const wrongApiKey = randomApiKey();
+	const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', apiKeys: [apiKey] });
+	let n8n: N8nInstance | undefined;
 	try {
-		await ensureOwner(client, DEMO_OWNER);
-		credential = await ensureCredential(client, { baseUrl: sandbox.url, apiKey });
-		wrongCredential = await ensureCredential(client, { baseUrl: sandbox.url, apiKey: wrongApiKey }, 'Prospecting API (wrong key)');
+		n8n = await bootstrapN8n({
+			runDir,
+			// One execution per worker at a time: two executions started together run on two workers.
+			queue: queue && { workers: queue.workers, workerConcurrency: 1 },
+			echo: process.env.E2E_ECHO_N8N === 'true',
+			say: queue && ((text) => process.stderr.write(`[e2e queue] ${text}\n`)),
+		});
+		const { client } = n8n;
+		const credential = await ensureCredential(client, { baseUrl: sandbox.url, apiKey });
+		const wrongCredential = await ensureCredential(client, { baseUrl: sandbox.url, apiKey: wrongApiKey }, 'Prospecting API (wrong key)');
+		const started = n8n;
+		return {
+			instance: started,
+			runtime: started.runtime,
+			runDir,
+			userFolder: started.userFolder,
+			logFile: started.logFile,
+			sandbox,
+			get n8n() {
+				return started.main;
+			},
+			client,
+			credential,
+			wrongCredential,
+			wrongApiKey,
+			restartN8n: async () => await started.restart(),
+			async stop() {
+				await started.stop();
+				await sandbox.stop();
+			},
+		};
 	} catch (error) {
-		await n8n.stop();
+		await n8n?.stop();
 		await sandbox.stop();
 		throw error;
 	}
+}
 
-	const instance: E2eInstance = {
-		runtime,
-		runDir,
-		userFolder,
-		logFile,
-		sandbox,
-		n8n,
-		client,
-		credential,
-		wrongCredential,
-		wrongApiKey,
-		async restartN8n() {
-			await instance.n8n.stop();
-			instance.n8n = await start();
-			// Same port, same database: the session cookie stays valid, but sign in again to be independent of it.
-			await client.login(DEMO_OWNER.email, DEMO_OWNER.password);
-		},
-		async stop() {
-			await instance.n8n.stop();
-			await sandbox.stop();
-		},
-	};
-	return instance;
+export async function startE2eInstance(): Promise<E2eInstance> {
+	return await startInstance(path.join(repoRoot, '.n8n-e2e'));
+}
+
+export async function startQueueE2eInstance(options: { workers?: number } = {}): Promise<QueueE2eInstance> {
+	const started = await startInstance(path.join(repoRoot, '.n8n-e2e-queue'), { workers: options.workers ?? 2 });
+	return Object.assign(started, { deployment: started.instance.queue! });
 }

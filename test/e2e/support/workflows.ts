@@ -72,31 +72,24 @@ export function httpRequestWithCredential(name: string, url: string): Node {
 
 const body = (field: string) => `={{ $('Webhook').first().json.body.${field} }}`;
 
+/** Lead → Create with the posted body's name, company, e-mail and phone. */
+const createLeadFromBody = {
+	resource: 'lead',
+	operation: 'create',
+	name: body('name'),
+	company: body('company'),
+	email: body('email'),
+	phone: body('phone'),
+	additionalFields: {},
+};
+
 export const resourceWorkflows = {
 	lead: chainWorkflow('E2E lead', [
 		webhookTrigger('e2e-lead'),
-		prospectingNode('Create lead', {
-			resource: 'lead',
-			operation: 'create',
-			name: body('name'),
-			company: body('company'),
-			email: body('email'),
-			phone: body('phone'),
-			additionalFields: {},
-			options: {},
-		}),
+		prospectingNode('Create lead', { ...createLeadFromBody, options: {} }),
 		prospectingNode(
 			'Create lead again, skip if it exists',
-			{
-				resource: 'lead',
-				operation: 'create',
-				name: body('name'),
-				company: body('company'),
-				email: body('email'),
-				phone: body('phone'),
-				additionalFields: {},
-				options: { skipIfExists: true },
-			},
+			{ ...createLeadFromBody, options: { skipIfExists: true } },
 			{ executeOnce: true },
 		),
 		prospectingNode(

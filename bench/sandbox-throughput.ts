@@ -2,14 +2,12 @@
  * Throughput of the sandbox for list requests of 100-item pages, measured with autocannon against loopback.
  * The sandbox runs in its own process (100,000 leads, rate limit off); pages are picked at random over the
  * whole list in both directions, so most responses are serialised fresh rather than served warm.
- *   npx ts-node --transpile-only sandbox/measure-throughput.ts [--seconds 10] [--connections 10] [--leads 100000]
+ *   npx ts-node --transpile-only bench/sandbox-throughput.ts [--seconds 10] [--connections 10] [--leads 100000]
  */
-import { spawn } from 'node:child_process';
-import * as path from 'node:path';
-import { SeededRandom } from './random';
-import { DEMO_API_KEY } from './server';
+import autocannon from 'autocannon';
 
-const autocannon = require('autocannon');
+import { SeededRandom } from '../sandbox/random';
+import { SandboxProcess } from './lib/sandbox-client';
 
 function flag(name: string, fallback: number): number {
 	const index = process.argv.indexOf(`--${name}`);
@@ -20,41 +18,22 @@ async function main(): Promise<void> {
 	const seconds = flag('seconds', 10);
 	const connections = flag('connections', 10);
 	const leads = flag('leads', 100_000);
-	const root = path.resolve(__dirname, '..');
-	const child = spawn(
-		process.execPath,
-		[require.resolve('ts-node/dist/bin.js'), '--transpile-only', 'sandbox/cli.ts', '--port', '0', '--leads', String(leads), '--prospections', String(leads), '--no-rate-limit'],
-		{ cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-	);
-	let output = '';
-	let reported = false;
-	const url = await new Promise<string>((resolve, reject) => {
-		child.stdout.on('data', (chunk: Buffer) => {
-			output += chunk.toString();
-			const match = /listening on (http:\/\/\S+) \(ready in (\d+) ms\)/.exec(output);
-			if (match && !reported) {
-				reported = true;
-				console.log(`sandbox with ${leads} leads ready in ${match[2]} ms`);
-				resolve(match[1]);
-			}
-		});
-		child.on('exit', () => reject(new Error(`sandbox exited:\n${output}`)));
-	});
+	const started = performance.now();
+	const sandbox = await SandboxProcess.start({ rateLimit: false, dataset: { leads, prospections: leads } });
+	console.log(`sandbox with ${leads} leads ready in ${Math.round(performance.now() - started)} ms`);
+	const { url } = sandbox;
 	const pages = Math.ceil(leads / 100);
 	const random = new SeededRandom(7);
-	const run = (title: string, pathFor: () => string, duration: number) =>
-		new Promise<any>((resolve, reject) => {
-			autocannon(
-				{
-					url,
-					connections,
-					duration,
-					requests: [{ method: 'GET', setupRequest: (request: any) => ({ ...request, path: pathFor() }) }],
-				},
-				(error: Error | null, result: any) => (error ? reject(error) : resolve({ title, result })),
-			);
+	const run = async (title: string, pathFor: () => string, duration: number) => {
+		const result = await autocannon({
+			url,
+			connections,
+			duration,
+			requests: [{ method: 'GET', setupRequest: (request: Record<string, unknown>) => ({ ...request, path: pathFor() }) }],
 		});
-	const key = `apiKey=${DEMO_API_KEY}`;
+		return { title, result };
+	};
+	const key = `apiKey=${sandbox.apiKey}`;
 	const leadsPage = () =>
 		`/api/v1/leads?${key}&limit=100&page=${random.int(1, pages)}&orderBy=createdAt&orderDirection=${random.next() < 0.5 ? 'asc' : 'desc'}`;
 	const prospectionsPage = () => `/api/v1/prospections?${key}&limit=100&page=${random.int(1, pages)}&orderBy=createdAt&orderDirection=desc`;
@@ -77,7 +56,7 @@ async function main(): Promise<void> {
 			);
 		}
 	} finally {
-		child.kill('SIGTERM');
+		await sandbox.stop();
 	}
 }
 

@@ -1,0 +1,102 @@
+/**
+ * The example MCP server workflow (examples/mcp/prospecting-mcp-server.json) in a real n8n, and the official MCP
+ * client (@modelcontextprotocol/sdk) connected to it, as an assistant connects to the MCP Server Trigger's URL.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+import type { N8nClient, StoredWorkflow, WorkflowJson } from '../../../scripts/lib/n8n-client';
+import { bindWorkflow } from '../../../scripts/lib/instance-setup';
+import { mcpServerUrl, MCP_EXAMPLE } from '../../../scripts/lib/demo-mcp';
+import { repoRoot } from '../../../scripts/lib/provision';
+
+export const MCP_TOOL_NAMES = [
+	'add_lead_to_routine',
+	'create_lead',
+	'funnel_conversion_rate',
+	'list_prospections',
+	'list_routines',
+	'search_leads',
+];
+
+type Node = WorkflowJson['nodes'][number];
+
+/**
+ * The example bound to the credential, on a path of its own. `live` turns the writes' Dry Run to "Use Credential
+ * Setting" (an active workflow sends) and takes the dry-run sentence out of their descriptions, as a user does when
+ * the assistant may write; `change` edits any node further.
+ */
+export function mcpExample(
+	credential: { id: string; name: string },
+	options: { live?: boolean; change?: (node: Node) => void } = {},
+): WorkflowJson {
+	const example = JSON.parse(readFileSync(path.join(repoRoot, MCP_EXAMPLE), 'utf8')) as WorkflowJson;
+	const bound = bindWorkflow(example, { credential });
+	bound.name = `${bound.name} ${options.live ? 'live' : 'dry'} ${randomUUID().slice(0, 8)}`;
+	for (const node of bound.nodes) {
+		const parameters = node.parameters as Record<string, unknown>;
+		if (node.type === '@n8n/n8n-nodes-langchain.mcpTrigger') {
+			parameters.path = `prospecting-${randomUUID()}`;
+			node.webhookId = randomUUID();
+		}
+		if (options.live && parameters.dryRun === 'always') {
+			parameters.dryRun = 'credential';
+			parameters.toolDescription = String(parameters.toolDescription).replace(/ DRY RUN:.*$/, '');
+		}
+		options.change?.(node);
+	}
+	return bound;
+}
+
+/**
+ * Creates and activates a workflow: n8n 2.x publishes a version; n8n 1.x stores `active` on the workflow itself
+ * (the column may not be left out when it is created) and activates it some seconds after it answers.
+ */
+export async function createActiveWorkflow(client: N8nClient, n8nVersion: string, json: WorkflowJson): Promise<StoredWorkflow> {
+	if (!n8nVersion.startsWith('1.')) {
+		const stored = await client.createWorkflow(json);
+		await client.activateWorkflow(stored.id, stored.versionId);
+		return stored;
+	}
+	const fresh: Record<string, unknown> = { ...json };
+	delete fresh.id;
+	const stored = await client.request<StoredWorkflow>('POST', '/rest/workflows', { settings: {}, ...fresh, active: false });
+	await client.request('PATCH', `/rest/workflows/${stored.id}`, { active: true, versionId: stored.versionId });
+	await new Promise((resolve) => setTimeout(resolve, 3000));
+	return stored;
+}
+
+export type McpTransport = 'streamable-http' | 'sse';
+
+/** An MCP client session with the workflow's MCP Server Trigger (production URL) over the given transport. */
+export async function connectMcp(n8nUrl: string, workflow: WorkflowJson, transport: McpTransport = 'streamable-http'): Promise<Client> {
+	const url = new URL(mcpServerUrl(n8nUrl, workflow));
+	const client = new Client({ name: 'prospecting-e2e', version: '1.0.0' });
+	await client.connect(transport === 'sse' ? new SSEClientTransport(url) : new StreamableHTTPClientTransport(url));
+	return client;
+}
+
+export interface ToolAnswer {
+	isError: boolean;
+	text: string;
+	/** The text as JSON, when it is JSON (n8n answers with the tool's output items as a JSON array). */
+	json: unknown;
+}
+
+export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+	const result = await client.callTool({ name, arguments: args });
+	const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
+	const text = content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+	let json: unknown;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = undefined;
+	}
+	return { isError: result.isError === true, text, json };
+}
