@@ -4,14 +4,14 @@
  * A lead-capture spike in real n8n: N form posts at once into n8n's Webhook node, each running the package's
  * lead-capture example (Lead Create with Skip If Exists → Routine Add Lead), against the sandbox in its own process
  * at 40 reads and 40 writes per 5 s window (the real 200 / 100 per 60 s, shortened). Deployments: one process
- * (SQLite, as the demo) and queue mode with 2 and 4 workers at concurrency 10. In one process also a double submit:
- * each of K people posted twice within a second, all
+ * (SQLite, as the demo) and queue mode with 2 and 4 workers at concurrency 10, each started through the bootstrap
+ * (scripts/lib/bootstrap.ts). In one process also a double submit: each of K people posted twice within a second, all
  * at once (a double click during a spike: the writes queue behind the budget, so the two searches can both run first).
  *
  * Per case: leads per person (once, twice or more, never: the sandbox's store), routine adds (the sandbox's log),
  * failed executions (n8n's executions API), 429s per window (windows rebuilt from the sandbox's log), time from the
  * first post to the service's last answer ÷ the write floor (bench/lib/floor.ts), peak RSS of every n8n process.
- * Writes the results file after every case, so a stopped run keeps what it measured.
+ * Writes bench/results/results.spike.json after every case, so a stopped run keeps what it measured.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -19,19 +19,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
+import { bootstrapN8n, type N8nInstance } from '../../scripts/lib/bootstrap';
 import { ensureCredential } from '../../scripts/lib/instance-setup';
-import type { N8nClient } from '../../scripts/lib/n8n-client';
-import { packPackage } from '../../scripts/lib/package-install';
+import { stopOnInterrupt } from '../../scripts/lib/interrupt';
 import { ensureN8nRuntime, repoRoot } from '../../scripts/lib/provision';
 import { FULL, type BenchConfig } from '../lib/config';
+import { executionCount } from '../lib/deliveries';
 import { rateLimitFloor, type Floor } from '../lib/floor';
 import { postJson } from '../lib/http-post';
 import { round } from '../lib/measure';
+import { benchResultsFile } from '../lib/results-files';
 import { SandboxProcess, type RequestSummary } from '../lib/sandbox-client';
 import { measureWriteRequestTime } from '../scenarios/request-time';
 import { leadCaptureWorkflow } from './lead-capture-workflow';
 import { sampleMemory, type MemoryPeaks } from './memory';
-import { startSpikeDeployment, type SpikeDeployment } from './n8n-deployment';
 import { leadsOutcome, personEmail, personName, routineAdds, windowsOutcome, type LeadsOutcome, type WindowsOutcome } from './outcome';
 
 const DEPLOYMENTS = {
@@ -59,7 +60,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-	const args: Args = { posts: [200, 1000], deployments: ['single', 'queue-2', 'queue-4'], double: 100, out: path.join(repoRoot, 'bench', 'results.spike.json') };
+	const args: Args = { posts: [200, 1000], deployments: ['single', 'queue-2', 'queue-4'], double: 100, out: benchResultsFile('spike') };
 	for (const arg of argv) {
 		if (arg.startsWith('--posts=')) args.posts = arg.slice(8).split(',').filter(Boolean).map(Number);
 		else if (arg.startsWith('--deployments=')) args.deployments = arg.slice(14).split(',') as DeploymentName[];
@@ -103,7 +104,9 @@ interface SpikeCase {
 
 interface Context {
 	name: DeploymentName;
-	deployment: SpikeDeployment;
+	n8n: N8nInstance;
+	/** Every n8n process, by role, for memory sampling. */
+	processes: Array<{ role: string; pid: number }>;
 	sandbox: SandboxProcess;
 	workflowId: string;
 	routineId: string;
@@ -111,11 +114,16 @@ interface Context {
 }
 
 const FINISHED = ['success', 'error', 'crashed', 'canceled'];
+const FAILED = ['error', 'crashed'];
 
-async function countExecutions(client: N8nClient, workflowId: string, status: string[]): Promise<number> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId, status }));
-	const page = await client.request<{ count: number }>('GET', `/rest/executions?filter=${filter}&limit=1`);
-	return page.count;
+function processesOf(n8n: N8nInstance): Context['processes'] {
+	const queue = n8n.queue;
+	if (!queue) return [{ role: 'main', pid: n8n.main.pid }];
+	return [
+		{ role: 'main', pid: queue.main.pid },
+		{ role: 'webhook', pid: queue.webhook.pid },
+		...queue.workers.map((worker, i) => ({ role: `worker-${i + 1}`, pid: worker.pid })),
+	];
 }
 
 /** One post per person, all at once; a double submit posts each person again within a second. */
@@ -130,7 +138,7 @@ async function sendPosts(url: string, tag: string, people: number, double: boole
 }
 
 async function runCase(ctx: Context, kind: SpikeCase['kind'], people: number): Promise<SpikeCase> {
-	const { sandbox, deployment } = ctx;
+	const { sandbox, n8n } = ctx;
 	await sandbox.reset();
 	await sandbox.setRateLimit({ enabled: true, windowSeconds: WINDOW_SECONDS, readLimit: READ_LIMIT, writeLimit: WRITE_LIMIT });
 	// The node's budgets remember the previous case's window; let it end on their clocks too.
@@ -139,27 +147,27 @@ async function runCase(ctx: Context, kind: SpikeCase['kind'], people: number): P
 	const posts = double ? people * 2 : people;
 	const writesNeeded = people + posts; // one create per person, one routine add per post
 	const floor = rateLimitFloor({ requests: writesNeeded, limit: WRITE_LIMIT, windowMs: WINDOW_SECONDS * 1000, perRequestMs: ctx.writeRequestMs });
-	const finishedBefore = await countExecutions(deployment.client, ctx.workflowId, FINISHED);
-	const failedBefore = await countExecutions(deployment.client, ctx.workflowId, ['error', 'crashed']);
+	const finishedBefore = await executionCount(n8n.client, ctx.workflowId, FINISHED);
+	const failedBefore = await executionCount(n8n.client, ctx.workflowId, FAILED);
 	const tag = `${double ? 'D' : 'S'}${posts}${ctx.name.replace('-', '')}`;
 	const loadBefore = os.loadavg()[0];
-	const memory = sampleMemory(deployment.processes);
+	const memory = sampleMemory(ctx.processes);
 	log(`${ctx.name}: ${kind}, ${posts} posts (${people} people) at once; write floor ${(floor.floorMs / 1000).toFixed(1)} s`);
 
 	const startedAt = Date.now();
-	const answers = await sendPosts(`${deployment.webhookUrl}/webhook/${WEBHOOK_PATH}`, tag, people, double);
+	const answers = await sendPosts(`${n8n.webhookUrl}/webhook/${WEBHOOK_PATH}`, tag, people, double);
 	const postsAnsweredMs = Date.now() - startedAt;
 	const postsRefused = answers.filter((answer) => answer.status !== 200).length;
 	const deadline = Date.now() + 3 * floor.floorMs + 180_000;
 	let finished = 0;
 	while (Date.now() < deadline) {
-		finished = (await countExecutions(deployment.client, ctx.workflowId, FINISHED)) - finishedBefore;
+		finished = (await executionCount(n8n.client, ctx.workflowId, FINISHED)) - finishedBefore;
 		if (finished >= posts - postsRefused) break;
 		await sleep(2000);
 	}
 	const peaks = memory.stop();
 	const loadAfter = os.loadavg()[0];
-	const failed = (await countExecutions(deployment.client, ctx.workflowId, ['error', 'crashed'])) - failedBefore;
+	const failed = (await executionCount(n8n.client, ctx.workflowId, FAILED)) - failedBefore;
 	const requests = await sandbox.requestSummary(0);
 	const wallMs = (requests.lastAt ?? startedAt) - startedAt;
 	const ratioToFloor = round(wallMs / floor.floorMs, 3);
@@ -218,20 +226,15 @@ async function main(): Promise<void> {
 	const started = new Date();
 	const runtime = await ensureN8nRuntime();
 	const benchRoot = path.join(runtime.cacheRoot, 'bench-spike');
-	log('building and packing the package');
-	await run('npm', ['run', '--silent', 'build'], { cwd: repoRoot, maxBuffer: 32 * 1024 * 1024 });
-	const tarball = await packPackage(path.join(benchRoot, 'pack'));
 	const head = (await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot })).stdout.trim();
 
-	let deployment: SpikeDeployment | undefined;
+	let n8n: N8nInstance | undefined;
 	let sandbox: SandboxProcess | undefined;
 	const stopAll = async () => {
-		await deployment?.stop().catch(() => undefined);
+		await n8n?.stop().catch(() => undefined);
 		await sandbox?.stop().catch(() => undefined);
 	};
-	const onSignal = () => void stopAll().finally(() => process.exit(130));
-	process.once('SIGINT', onSignal);
-	process.once('SIGTERM', onSignal);
+	const removeInterruptHandlers = stopOnInterrupt(stopAll);
 
 	const cases: SpikeCase[] = [];
 	let writeRequestMs = NaN;
@@ -262,20 +265,14 @@ async function main(): Promise<void> {
 		log(`write request time (bare loop, limiter off): ${writeRequestMs} ms`);
 		const routineId = (await sandbox.call<Array<{ id: string }>>('routines'))[0].id;
 
-		for (const name of args.deployments) {
-			deployment = await startSpikeDeployment({
-				runtime,
-				runDir: path.join(benchRoot, name),
-				tarball,
-				queue: DEPLOYMENTS[name],
-				say: log,
-			});
-			starts[name] = deployment.startSeconds;
-			log(`${name}: n8n ready in ${deployment.startSeconds} s`);
-			const credential = await ensureCredential(deployment.client, { baseUrl: sandbox.url, apiKey: sandbox.apiKey, rateLimitWindowSeconds: WINDOW_SECONDS });
-			const stored = await deployment.client.createWorkflow(leadCaptureWorkflow(WEBHOOK_PATH, credential, routineId));
-			await deployment.client.activateWorkflow(stored.id, stored.versionId);
-			const ctx: Context = { name, deployment, sandbox, workflowId: stored.id, routineId, writeRequestMs };
+		for (const [index, name] of args.deployments.entries()) {
+			n8n = await bootstrapN8n({ runDir: path.join(benchRoot, name), build: index === 0, queue: DEPLOYMENTS[name], logLevel: 'warn', say: log });
+			starts[name] = n8n.startSeconds;
+			log(`${name}: n8n ready in ${n8n.startSeconds} s`);
+			const credential = await ensureCredential(n8n.client, { baseUrl: sandbox.url, apiKey: sandbox.apiKey, rateLimitWindowSeconds: WINDOW_SECONDS });
+			const stored = await n8n.client.createWorkflow(leadCaptureWorkflow(WEBHOOK_PATH, credential, routineId));
+			await n8n.client.activateWorkflow(stored.id, stored.versionId);
+			const ctx: Context = { name, n8n, processes: processesOf(n8n), sandbox, workflowId: stored.id, routineId, writeRequestMs };
 			const plan: Array<[SpikeCase['kind'], number]> = args.posts.map((n) => ['spike', n]);
 			if (name === 'single' && args.double > 0) plan.push(['double-submit', args.double]);
 			for (const [kind, people] of plan) {
@@ -284,13 +281,12 @@ async function main(): Promise<void> {
 				log(describeCase(figure));
 				save();
 			}
-			await deployment.stop();
-			deployment = undefined;
+			await n8n.stop();
+			n8n = undefined;
 		}
 	} finally {
 		await stopAll();
-		process.removeListener('SIGINT', onSignal);
-		process.removeListener('SIGTERM', onSignal);
+		removeInterruptHandlers();
 	}
 	save();
 	log(`wrote ${path.relative(repoRoot, args.out)}`);

@@ -1,8 +1,10 @@
 /**
- * `ts-node --transpile-only bench/spike/table.ts bench/results.spike.json`: the spike results as the Markdown rows
+ * `ts-node --transpile-only bench/spike/table.ts [results file]`: the spike results (default bench/results/results.spike.json) as the Markdown rows
  * BENCHMARKS.md shows.
  */
 import { readFileSync } from 'node:fs';
+
+import { benchResultsFile } from '../lib/results-files';
 
 interface Case {
 	deployment: string;
@@ -27,7 +29,7 @@ interface Case {
 	met: boolean;
 }
 
-const file = process.argv[2] ?? 'bench/results.spike.json';
+const file = process.argv[2] ?? benchResultsFile('spike');
 const result = JSON.parse(readFileSync(file, 'utf8')) as { startedAt: string; head: string; writeRequestMs: number; cases: Case[] };
 const memory = (peaks: Record<string, number>) =>
 	Object.entries(peaks)
