@@ -58,8 +58,9 @@ export async function loadDeliveries(
 /** Signed with a secret the service never gave: the trigger must refuse it. */
 export const forgedSignatureHeaders = (body: string | Buffer) => signatureHeaders('not-the-secret', body);
 
-export async function executionCount(client: N8nClient, workflowId: string): Promise<number> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+/** A workflow's executions; with `status`, only those in one of these states (n8n's names: success, error, ...). */
+export async function executionCount(client: N8nClient, workflowId: string, status?: string[]): Promise<number> {
+	const filter = encodeURIComponent(JSON.stringify(status ? { workflowId, status } : { workflowId }));
 	return (await client.request<{ count: number }>('GET', `/rest/executions?filter=${filter}&limit=1`)).count;
 }
 

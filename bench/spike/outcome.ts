@@ -1,0 +1,62 @@
+/** What a spike left behind in the service: leads per person, routine adds, 429s per window. */
+import type { SandboxProcess } from '../lib/sandbox-client';
+import { rebuildWindows, type WindowCount } from '../queue-mode/run';
+
+export interface LeadsOutcome {
+	people: number;
+	createdOnce: number;
+	createdTwiceOrMore: number;
+	missing: number;
+	/** Leads beyond one per person. */
+	extraLeads: number;
+	/** People whose lead is in the routine. */
+	inRoutine: number;
+}
+
+export interface WindowsOutcome {
+	windows: WindowCount[];
+	tooMany: number;
+	max429PerWindow: number;
+}
+
+export const personName = (tag: string, index: number) => `${tag} ${index}`;
+export const personEmail = (tag: string, index: number) => `${tag.toLowerCase()}-${index}@example.com`;
+
+export async function leadsOutcome(sandbox: SandboxProcess, tag: string, people: number, routineId: string): Promise<LeadsOutcome> {
+	const leads = await sandbox.call<Array<{ name?: string; routineIds?: string[] }>>('leads');
+	const byName = new Map<string, Array<{ routineIds?: string[] }>>();
+	for (const lead of leads) {
+		if (!lead.name?.startsWith(`${tag} `)) continue;
+		byName.set(lead.name, [...(byName.get(lead.name) ?? []), lead]);
+	}
+	const outcome: LeadsOutcome = { people, createdOnce: 0, createdTwiceOrMore: 0, missing: 0, extraLeads: 0, inRoutine: 0 };
+	for (let i = 0; i < people; i++) {
+		const found = byName.get(personName(tag, i)) ?? [];
+		if (found.length === 0) outcome.missing++;
+		else if (found.length === 1) outcome.createdOnce++;
+		else {
+			outcome.createdTwiceOrMore++;
+			outcome.extraLeads += found.length - 1;
+		}
+		if (found.some((lead) => lead.routineIds?.includes(routineId))) outcome.inRoutine++;
+	}
+	return outcome;
+}
+
+/** Successful Routine Add Lead calls since the sandbox's log was last cleared. */
+export async function routineAdds(sandbox: SandboxProcess, routineId: string): Promise<number> {
+	return await sandbox.call<number>('countRequests', 0, { method: 'POST', path: `/api/v1/routines/${routineId}/lead`, status: 200 });
+}
+
+/** The sandbox's windows of one kind of call, rebuilt from its request log (cleared at the case's start). */
+export async function windowsOutcome(sandbox: SandboxProcess, kind: 'read' | 'write', windowSeconds: number): Promise<WindowsOutcome> {
+	const calls = (await sandbox.call<Array<{ at: string; status: number; kind: string }>>('requests'))
+		.filter((call) => call.kind === kind)
+		.map((call) => ({ at: Date.parse(call.at), status: call.status }));
+	const windows = rebuildWindows(calls, windowSeconds * 1000);
+	return {
+		windows,
+		tooMany: windows.reduce((sum, window) => sum + window.tooMany, 0),
+		max429PerWindow: Math.max(0, ...windows.map((window) => window.tooMany)),
+	};
+}

@@ -1,0 +1,301 @@
+/**
+ * `npm run bench:spike [-- --posts=200,1000] [-- --deployments=single,queue-2,queue-4] [-- --double=100] [-- --out=file]`
+ *
+ * A lead-capture spike in real n8n: N form posts at once into n8n's Webhook node, each running the package's
+ * lead-capture example (Lead Create with Skip If Exists → Routine Add Lead), against the sandbox in its own process
+ * at 40 reads and 40 writes per 5 s window (the real 200 / 100 per 60 s, shortened). Deployments: one process
+ * (SQLite, as the demo) and queue mode with 2 and 4 workers at concurrency 10, each started through the bootstrap
+ * (scripts/lib/bootstrap.ts). In one process also a double submit: each of K people posted twice within a second, all
+ * at once (a double click during a spike: the writes queue behind the budget, so the two searches can both run first).
+ *
+ * Per case: leads per person (once, twice or more, never: the sandbox's store), routine adds (the sandbox's log),
+ * failed executions (n8n's executions API), 429s per window (windows rebuilt from the sandbox's log), time from the
+ * first post to the service's last answer ÷ the write floor (bench/lib/floor.ts), peak RSS of every n8n process.
+ * Writes bench/results/results.spike.json after every case, so a stopped run keeps what it measured.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import { bootstrapN8n, type N8nInstance } from '../../scripts/lib/bootstrap';
+import { ensureCredential } from '../../scripts/lib/instance-setup';
+import { stopOnInterrupt } from '../../scripts/lib/interrupt';
+import { ensureN8nRuntime, repoRoot } from '../../scripts/lib/provision';
+import { FULL, type BenchConfig } from '../lib/config';
+import { executionCount } from '../lib/deliveries';
+import { rateLimitFloor, type Floor } from '../lib/floor';
+import { postJson } from '../lib/http-post';
+import { round } from '../lib/measure';
+import { benchResultsFile } from '../lib/results-files';
+import { SandboxProcess, type RequestSummary } from '../lib/sandbox-client';
+import { measureWriteRequestTime } from '../scenarios/request-time';
+import { leadCaptureWorkflow } from './lead-capture-workflow';
+import { sampleMemory, type MemoryPeaks } from './memory';
+import { leadsOutcome, personEmail, personName, routineAdds, windowsOutcome, type LeadsOutcome, type WindowsOutcome } from './outcome';
+
+const DEPLOYMENTS = {
+	single: undefined,
+	'queue-2': { workers: 2, workerConcurrency: 10 },
+	'queue-4': { workers: 4, workerConcurrency: 10 },
+} as const;
+type DeploymentName = keyof typeof DEPLOYMENTS;
+
+const WINDOW_SECONDS = 5;
+const READ_LIMIT = 40;
+const WRITE_LIMIT = 40;
+const WEBHOOK_PATH = 'spike-lead-capture';
+
+const run = promisify(execFile);
+const log = (text: string) => process.stderr.write(`[bench spike ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
+const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Args {
+	posts: number[];
+	deployments: DeploymentName[];
+	/** People in the double-submit case (one process only); 0 leaves it out. */
+	double: number;
+	out: string;
+}
+
+function parseArgs(argv: string[]): Args {
+	const args: Args = { posts: [200, 1000], deployments: ['single', 'queue-2', 'queue-4'], double: 100, out: benchResultsFile('spike') };
+	for (const arg of argv) {
+		if (arg.startsWith('--posts=')) args.posts = arg.slice(8).split(',').filter(Boolean).map(Number);
+		else if (arg.startsWith('--deployments=')) args.deployments = arg.slice(14).split(',') as DeploymentName[];
+		else if (arg.startsWith('--double=')) args.double = Number(arg.slice(9));
+		else if (arg.startsWith('--out=')) args.out = path.resolve(arg.slice(6));
+		else throw new Error(`unknown option ${arg} (known: --posts=200,1000 --deployments=single,queue-2,queue-4 --double=100 --out=file)`);
+	}
+	if (args.posts.some((n) => !Number.isInteger(n) || n < 1 || n > 5000)) throw new Error('--posts takes 1 to 5000 per case');
+	if (args.deployments.some((d) => !(d in DEPLOYMENTS))) throw new Error(`--deployments takes ${Object.keys(DEPLOYMENTS).join(', ')}`);
+	if (!Number.isInteger(args.double) || args.double < 0 || args.double > 500) throw new Error('--double takes 0 to 500 people');
+	return args;
+}
+
+interface SpikeCase {
+	deployment: DeploymentName;
+	kind: 'spike' | 'double-submit';
+	posts: number;
+	people: number;
+	/** Posts n8n answered with anything but 200. */
+	postsRefused: number;
+	/** Every execution finished before the deadline. */
+	completed: boolean;
+	wallMs: number;
+	postsAnsweredMs: number;
+	writesNeeded: number;
+	floor: Floor;
+	ratioToFloor: number;
+	leads: LeadsOutcome;
+	routineAdds: number;
+	executions: { succeeded: number; failed: number };
+	requests: RequestSummary;
+	writes: WindowsOutcome;
+	reads: WindowsOutcome;
+	memory: MemoryPeaks;
+	loadBefore: number;
+	loadAfter: number;
+	/** The issue's targets: one process 0 × 429, ≤ 1.05 ×; queue mode ≤ 1 × 429 per worker per window, ≤ 1.10 ×; nothing lost or duplicated. */
+	target: string;
+	met: boolean;
+}
+
+interface Context {
+	name: DeploymentName;
+	n8n: N8nInstance;
+	/** Every n8n process, by role, for memory sampling. */
+	processes: Array<{ role: string; pid: number }>;
+	sandbox: SandboxProcess;
+	workflowId: string;
+	routineId: string;
+	writeRequestMs: number;
+}
+
+const FINISHED = ['success', 'error', 'crashed', 'canceled'];
+const FAILED = ['error', 'crashed'];
+
+function processesOf(n8n: N8nInstance): Context['processes'] {
+	const queue = n8n.queue;
+	if (!queue) return [{ role: 'main', pid: n8n.main.pid }];
+	return [
+		{ role: 'main', pid: queue.main.pid },
+		{ role: 'webhook', pid: queue.webhook.pid },
+		...queue.workers.map((worker, i) => ({ role: `worker-${i + 1}`, pid: worker.pid })),
+	];
+}
+
+/** One post per person, all at once; a double submit posts each person again within a second. */
+async function sendPosts(url: string, tag: string, people: number, double: boolean) {
+	const body = (i: number) => ({ name: personName(tag, i), company: `${tag} company`, email: personEmail(tag, i) });
+	const posts = Array.from({ length: people }, (_, i) => postJson(url, body(i)));
+	if (double) {
+		// The second post lands 0-1000 ms after the first, spread over the people.
+		posts.push(...Array.from({ length: people }, async (_, i) => (await sleep((i * 97) % 1000), await postJson(url, body(i)))));
+	}
+	return await Promise.all(posts);
+}
+
+async function runCase(ctx: Context, kind: SpikeCase['kind'], people: number): Promise<SpikeCase> {
+	const { sandbox, n8n } = ctx;
+	await sandbox.reset();
+	await sandbox.setRateLimit({ enabled: true, windowSeconds: WINDOW_SECONDS, readLimit: READ_LIMIT, writeLimit: WRITE_LIMIT });
+	// The node's budgets remember the previous case's window; let it end on their clocks too.
+	await sleep(WINDOW_SECONDS * 1000 + 1500);
+	const double = kind === 'double-submit';
+	const posts = double ? people * 2 : people;
+	const writesNeeded = people + posts; // one create per person, one routine add per post
+	const floor = rateLimitFloor({ requests: writesNeeded, limit: WRITE_LIMIT, windowMs: WINDOW_SECONDS * 1000, perRequestMs: ctx.writeRequestMs });
+	const finishedBefore = await executionCount(n8n.client, ctx.workflowId, FINISHED);
+	const failedBefore = await executionCount(n8n.client, ctx.workflowId, FAILED);
+	const tag = `${double ? 'D' : 'S'}${posts}${ctx.name.replace('-', '')}`;
+	const loadBefore = os.loadavg()[0];
+	const memory = sampleMemory(ctx.processes);
+	log(`${ctx.name}: ${kind}, ${posts} posts (${people} people) at once; write floor ${(floor.floorMs / 1000).toFixed(1)} s`);
+
+	const startedAt = Date.now();
+	const answers = await sendPosts(`${n8n.webhookUrl}/webhook/${WEBHOOK_PATH}`, tag, people, double);
+	const postsAnsweredMs = Date.now() - startedAt;
+	const postsRefused = answers.filter((answer) => answer.status !== 200).length;
+	const deadline = Date.now() + 3 * floor.floorMs + 180_000;
+	let finished = 0;
+	while (Date.now() < deadline) {
+		finished = (await executionCount(n8n.client, ctx.workflowId, FINISHED)) - finishedBefore;
+		if (finished >= posts - postsRefused) break;
+		await sleep(2000);
+	}
+	const peaks = memory.stop();
+	const loadAfter = os.loadavg()[0];
+	const failed = (await executionCount(n8n.client, ctx.workflowId, FAILED)) - failedBefore;
+	const requests = await sandbox.requestSummary(0);
+	const wallMs = (requests.lastAt ?? startedAt) - startedAt;
+	const ratioToFloor = round(wallMs / floor.floorMs, 3);
+	const leads = await leadsOutcome(sandbox, tag, people, ctx.routineId);
+	const writes = await windowsOutcome(sandbox, 'write', WINDOW_SECONDS);
+	const reads = await windowsOutcome(sandbox, 'read', WINDOW_SECONDS);
+	const workers = DEPLOYMENTS[ctx.name]?.workers;
+	const completed = finished >= posts;
+	const intact = completed && postsRefused === 0 && failed === 0 && leads.createdOnce === people && leads.inRoutine === people;
+	const max429 = Math.max(writes.max429PerWindow, reads.max429PerWindow);
+	const met = double
+		? intact
+		: workers
+		? intact && max429 <= workers && ratioToFloor <= 1.1
+		: intact && requests.tooMany === 0 && ratioToFloor <= 1.05;
+	return {
+		deployment: ctx.name,
+		kind,
+		posts,
+		people,
+		postsRefused,
+		completed,
+		wallMs,
+		postsAnsweredMs,
+		writesNeeded,
+		floor,
+		ratioToFloor,
+		leads,
+		routineAdds: await routineAdds(sandbox, ctx.routineId),
+		executions: { succeeded: finished - failed, failed },
+		requests,
+		writes,
+		reads,
+		memory: peaks,
+		loadBefore: round(loadBefore, 2),
+		loadAfter: round(loadAfter, 2),
+		target: double ? 'one lead per person, nothing failed' : workers ? `≤ ${workers} × 429 per window (1 per worker), ≤ 1.10 × floor, nothing lost or duplicated` : '0 × 429, ≤ 1.05 × floor, nothing lost or duplicated',
+		met,
+	};
+}
+
+export function describeCase(c: SpikeCase): string {
+	const memory = Object.entries(c.memory.peakMbByRole)
+		.map(([role, mb]) => `${role} ${mb} MB`)
+		.join(', ');
+	return (
+		`${c.deployment}, ${c.kind} ${c.posts} posts: leads ${c.leads.createdOnce}/${c.people} once, ${c.leads.createdTwiceOrMore} twice+, ${c.leads.missing} never; ` +
+		`${c.routineAdds} routine adds; ${c.executions.failed} failed executions${c.completed ? '' : ' (NOT all finished)'}; ` +
+		`${c.requests.tooMany} × 429 (max ${c.writes.max429PerWindow} per write window, ${c.reads.max429PerWindow} per read window); ` +
+		`${(c.wallMs / 1000).toFixed(1)} s = ${c.ratioToFloor} × write floor ${(c.floor.floorMs / 1000).toFixed(1)} s; peak RSS ${memory}; load ${c.loadBefore}→${c.loadAfter}`
+	);
+}
+
+async function main(): Promise<void> {
+	const args = parseArgs(process.argv.slice(2));
+	const started = new Date();
+	const runtime = await ensureN8nRuntime();
+	const benchRoot = path.join(runtime.cacheRoot, 'bench-spike');
+	const head = (await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot })).stdout.trim();
+
+	let n8n: N8nInstance | undefined;
+	let sandbox: SandboxProcess | undefined;
+	const stopAll = async () => {
+		await n8n?.stop().catch(() => undefined);
+		await sandbox?.stop().catch(() => undefined);
+	};
+	const removeInterruptHandlers = stopOnInterrupt(stopAll);
+
+	const cases: SpikeCase[] = [];
+	let writeRequestMs = NaN;
+	const starts: Record<string, number> = {};
+	const result = () => ({
+		startedAt: started.toISOString(),
+		head,
+		machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGb: round(os.totalmem() / 2 ** 30, 1), node: process.version },
+		n8nVersion: runtime.n8nVersion,
+		config: { windowSeconds: WINDOW_SECONDS, readLimit: READ_LIMIT, writeLimit: WRITE_LIMIT, posts: args.posts, doubleSubmitPeople: args.double, responseMode: 'onReceived' },
+		writeRequestMs,
+		deploymentStartSeconds: starts,
+		cases,
+	});
+	const save = () => {
+		mkdirSync(path.dirname(args.out), { recursive: true });
+		writeFileSync(args.out, `${JSON.stringify(result(), null, 2)}\n`);
+	};
+	try {
+		sandbox = await SandboxProcess.start({
+			windowSeconds: WINDOW_SECONDS,
+			readLimit: READ_LIMIT,
+			writeLimit: WRITE_LIMIT,
+			dataset: { leads: 50, routines: 3, prospections: 5, activitiesPerProspection: 1, customFields: 1, threads: 1 },
+		});
+		const perRequestConfig: BenchConfig = { ...FULL, bulkItems: 200, perRequestRepeats: 3 };
+		writeRequestMs = round((await measureWriteRequestTime(sandbox, perRequestConfig)).perRequestMs, 3);
+		log(`write request time (bare loop, limiter off): ${writeRequestMs} ms`);
+		const routineId = (await sandbox.call<Array<{ id: string }>>('routines'))[0].id;
+
+		for (const [index, name] of args.deployments.entries()) {
+			n8n = await bootstrapN8n({ runDir: path.join(benchRoot, name), build: index === 0, queue: DEPLOYMENTS[name], logLevel: 'warn', say: log });
+			starts[name] = n8n.startSeconds;
+			log(`${name}: n8n ready in ${n8n.startSeconds} s`);
+			const credential = await ensureCredential(n8n.client, { baseUrl: sandbox.url, apiKey: sandbox.apiKey, rateLimitWindowSeconds: WINDOW_SECONDS });
+			const stored = await n8n.client.createWorkflow(leadCaptureWorkflow(WEBHOOK_PATH, credential, routineId));
+			await n8n.client.activateWorkflow(stored.id, stored.versionId);
+			const ctx: Context = { name, n8n, processes: processesOf(n8n), sandbox, workflowId: stored.id, routineId, writeRequestMs };
+			const plan: Array<[SpikeCase['kind'], number]> = args.posts.map((n) => ['spike', n]);
+			if (name === 'single' && args.double > 0) plan.push(['double-submit', args.double]);
+			for (const [kind, people] of plan) {
+				const figure = await runCase(ctx, kind, people);
+				cases.push(figure);
+				log(describeCase(figure));
+				save();
+			}
+			await n8n.stop();
+			n8n = undefined;
+		}
+	} finally {
+		await stopAll();
+		removeInterruptHandlers();
+	}
+	save();
+	log(`wrote ${path.relative(repoRoot, args.out)}`);
+	for (const figure of cases) process.stdout.write(`${describeCase(figure)}\n`);
+}
+
+if (require.main === module) {
+	main().catch((error) => {
+		log(`failed: ${(error as Error).stack ?? error}`);
+		process.exit(1);
+	});
+}
