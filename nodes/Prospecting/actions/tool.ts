@@ -44,6 +44,15 @@ export function simplifyForAgent(this: IExecuteFunctions, i: number): boolean {
 	return booleanValue.call(this, i, 'simplify', this.getNodeParameter('simplify', i, false), false);
 }
 
+/** Whether the tool form's Errors option asks to raise errors as tool errors rather than answer them as text. */
+export function raiseToolErrors(this: IExecuteFunctions, i: number): boolean {
+	try {
+		return this.getNodeParameter('toolErrors', i, 'text') === 'raise';
+	} catch {
+		return false;
+	}
+}
+
 export function compactItems(results: INodeExecutionData[]): INodeExecutionData[] {
 	return results.map((result) => ({ ...result, json: compactRecord(result.json) }));
 }
