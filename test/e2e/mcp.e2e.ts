@@ -143,8 +143,9 @@ describe('the example MCP server in n8n, called by the official MCP client', () 
 		expect(e2e.sandbox.control.prospections().some((p) => p.leadId === lead.id && p.routineId === routine.id)).toBe(true);
 	});
 
-	it('answers a bad argument with the field it names, and the session goes on', async () => {
+	it('answers a bad argument as a tool error with the field it names, and the session goes on', async () => {
 		const status = await call(client, 'list_prospections', { status: 'DONE', limit: 5 });
+		expect(status.isError).toBe(true);
 		expect(status.text).toMatch(/filters\.status/);
 		expect(status.text).toMatch(/DONE/);
 
@@ -157,15 +158,18 @@ describe('the example MCP server in n8n, called by the official MCP client', () 
 		expect(after.json).toHaveLength(1);
 	});
 
-	it('answers the service\'s refusal with its Portuguese message and the field', async () => {
+	it('answers the service\'s refusal as a tool error with its Portuguese message and the field, and the session goes on', async () => {
 		const refused = await call(liveClient, 'create_lead', { name: 'Caio MCP', company: '', email: '', phone: '1234567' });
+		expect(refused.isError).toBe(true);
 		expect(refused.text).toContain('phones[0].value');
 		expect(refused.text).toContain('Telefone inválido');
 		const missing = await call(liveClient, 'add_lead_to_routine', { routineId: 'no-such-routine', leadId: 'no-such-lead' });
+		expect(missing.isError).toBe(true);
 		expect(missing.text).toMatch(/não encontrad/);
+		const after = await call(liveClient, 'funnel_conversion_rate', {});
+		expect(after.isError).toBe(false);
+		expect(after.json).toEqual([expect.objectContaining({ conversionRate: expect.any(Number) })]);
 	});
-
-
 
 	it('also serves an SSE client on the same URL', async () => {
 		const sse = await connectMcp(e2e.n8n.url, dry, 'sse');
@@ -181,11 +185,12 @@ describe('the example MCP server in n8n, called by the official MCP client', () 
 	});
 
 	// Last of the calls: the node then holds the key's calls until the service's minute is over.
-	it('answers a rate limit longer than Max Rate Limit Wait with the service\'s message, without waiting it out', async () => {
+	it('answers a rate limit longer than Max Rate Limit Wait as a tool error with the service\'s message, without waiting it out', async () => {
 		e2e.sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 60 });
 		const started = Date.now();
 		const limited = await call(liveClient, 'list_routines', { limit: 2 });
 		expect(Date.now() - started).toBeLessThan(30_000);
+		expect(limited.isError).toBe(true);
 		expect(limited.text).toMatch(/Limite de requisições excedido/);
 		expect(limited.text).toMatch(/Max Rate Limit Wait/);
 	});
