@@ -9,6 +9,7 @@ import * as routine from './actions/routine';
 import { router } from './actions/router';
 import * as webhook from './actions/webhook';
 import { listSearch } from './methods';
+import { toolErrorsProperty } from './actions/common.descriptions';
 
 export class Prospecting implements INodeType {
 	description: INodeTypeDescription = {
@@ -49,6 +50,7 @@ export class Prospecting implements INodeType {
 			...customField.description,
 			...conversationThread.description,
 			...webhook.description,
+			toolErrorsProperty,
 		],
 	};
 

@@ -24,7 +24,17 @@ let liveClient: Client;
 beforeAll(async () => {
 	q = await startQueueE2eInstance({ workers: 2 });
 	dry = await createActiveWorkflow(q.client, q.runtime.n8nVersion, mcpExample(q.credential));
-	live = await createActiveWorkflow(q.client, q.runtime.n8nVersion, mcpExample(q.credential, { live: true }));
+	live = await createActiveWorkflow(
+		q.client,
+		q.runtime.n8nVersion,
+		mcpExample(q.credential, {
+			live: true,
+			// A small Max Rate Limit Wait on one read, so that a longer forced wait fails at once.
+			change: (node) => {
+				if (node.name === 'list_routines') node.parameters = { ...node.parameters, options: { maxRateLimitWait: 5 } };
+			},
+		}),
+	);
 	client = await connectMcp(q.deployment.webhookUrl, dry);
 	liveClient = await connectMcp(q.deployment.webhookUrl, live);
 }, 400_000);
@@ -98,14 +108,33 @@ describe('the example MCP server in queue mode, called by the official MCP clien
 		expect(created.json).toEqual([expect.objectContaining({ id: lead.id, name: 'Dora Queue' })]);
 	});
 
-	test('a bad argument and a refusal by the service answer with the field and the service\'s Portuguese message', async () => {
+	test('a bad argument and a refusal by the service answer as tool errors with the field and the service\'s Portuguese message', async () => {
 		const status = await callTool(client, 'list_prospections', { status: 'DONE', limit: 5 });
+		expect(status.isError).toBe(true);
 		expect(status.text).toMatch(/filters\.status/);
 		const refused = await callTool(liveClient, 'create_lead', { name: 'Caio Queue', company: '', email: '', phone: '1234567' });
+		expect(refused.isError).toBe(true);
 		expect(refused.text).toContain('phones[0].value');
 		expect(refused.text).toContain('Telefone inválido');
 		const after = await callTool(client, 'funnel_conversion_rate', {});
+		expect(after.isError).toBe(false);
 		expect(after.json).toEqual([expect.objectContaining({ conversionRate: expect.any(Number) })]);
+	});
+
+	test('a rate limit longer than Max Rate Limit Wait answers as a tool error with the service\'s message, without waiting it out', async () => {
+		q.sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 60 });
+		const routineStatuses = () =>
+			q.sandbox.control
+				.requests()
+				.filter((request) => request.path.endsWith('/routines'))
+				.map((request) => request.status);
+		const before = routineStatuses().length;
+		const limited = await callTool(liveClient, 'list_routines', { limit: 2 });
+		// Refused once and not sent again: the answer came without sitting out the minute.
+		expect(routineStatuses().slice(before)).toEqual([429]);
+		expect(limited.isError).toBe(true);
+		expect(limited.text).toMatch(/Limite de requisições excedido/);
+		expect(limited.text).toMatch(/Max Rate Limit Wait/);
 	});
 
 	test('the API key appears in no execution and no process\'s log', async () => {

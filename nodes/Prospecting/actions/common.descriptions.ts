@@ -71,6 +71,32 @@ export const returnAllAndLimit: INodeProperties[] = [
 	...agentOutputChoice,
 ];
 
+/**
+ * How the tool form answers an error: as text (n8n's AI Agent on 1.x stops when a tool throws) or as a tool error
+ * (an MCP client sees `isError: true`). Shown only in the tool form; a fixed choice, never an argument of the model.
+ */
+export const toolErrorsProperty: INodeProperties = {
+	displayName: 'Errors',
+	name: 'toolErrors',
+	type: 'options',
+	noDataExpression: true,
+	default: 'text',
+	displayOptions: { show: { '@tool': [true] } },
+	description: 'How the tool answers an error: a bad argument, the service\'s refusal or a wait past Max Rate Limit Wait',
+	options: [
+		{
+			name: 'Answer as Text',
+			value: 'text',
+			description: "The error's message and field as the tool's answer, for n8n's AI Agent",
+		},
+		{
+			name: 'Raise as Tool Error',
+			value: 'raise',
+			description: 'The tool fails with the message and field: MCP clients see a tool error (isError)',
+		},
+	],
+};
+
 export const maxRateLimitWaitOption: INodeProperties = {
 	displayName: 'Max Rate Limit Wait (Seconds)',
 	name: 'maxRateLimitWait',

@@ -8,7 +8,7 @@ import * as lead from './lead';
 import type { ProspectingMap, ProspectingResource } from './node.type';
 import * as prospection from './prospection';
 import * as routine from './routine';
-import { agentOutput, isToolForm, messageForAgent, shapeForAgent } from './tool';
+import { agentOutput, isToolForm, messageForAgent, raiseToolErrors, shapeForAgent } from './tool';
 import * as webhook from './webhook';
 
 type Operation = { execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> };
@@ -93,8 +93,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			if (asTool) {
 				// An agent's tool answers with the error as text, so the model can correct its arguments: n8n 1.x fails
 				// the whole agent run on a tool that throws.
-				const message = messageForAgent(String(error.message), error.description);
-				returnData.push({ json: { error: redactText(message, secret) }, pairedItem: { item: i } });
+				// With Errors on "Raise as Tool Error" the tool fails instead (MCP clients see a tool error), with the
+				// message and the field in the message: n8n 1.x's MCP Server Trigger shows the message only.
+				const message = redactText(messageForAgent(String(error.message), error.description), secret);
+				if (raiseToolErrors.call(this, i)) throw new NodeOperationError(this.getNode(), message, { itemIndex: i });
+				returnData.push({ json: { error: message }, pairedItem: { item: i } });
 				continue;
 			}
 			if (this.continueOnFail()) {

@@ -96,6 +96,15 @@ export function shapeForAgent(
 	}));
 }
 
+/** Whether the tool form's Errors option asks to raise errors as tool errors rather than answer them as text. */
+export function raiseToolErrors(this: IExecuteFunctions, i: number): boolean {
+	try {
+		return this.getNodeParameter('toolErrors', i, 'text') === 'raise';
+	} catch {
+		return false;
+	}
+}
+
 /**
  * The text of an error for the model: its message with the description (the fields the service rejected, in its
  * own words, or the parameter the node refused) joined to it.

@@ -1,0 +1,100 @@
+/**
+ * The tool form's Errors option: "Answer as Text" (the default, for n8n's AI Agent) answers an error as the tool's
+ * result; "Raise as Tool Error" fails the tool with the same message and field, which an MCP client sees as a tool
+ * error. Run through the same engine as test/nodes/tool-form.test.ts, with the node's tool form registered.
+ */
+import type { INode, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
+import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { executeWorkflow, registerNodeType, START_NODE_TYPE } from '../helpers';
+import { PACKAGE_NAME } from '../helpers/node-types';
+import { jsonOf } from './support';
+
+const TOOL_TYPE = `${PACKAGE_NAME}.prospectingTool`;
+
+function toolForm(): INodeType {
+	const node = new Prospecting();
+	const description: INodeTypeDescription = {
+		...node.description,
+		name: `${node.description.name}Tool`,
+		displayName: `${node.description.displayName} Tool`,
+		inputs: [],
+		outputs: ['ai_tool'],
+	};
+	delete description.usableAsTool;
+	return Object.assign(Object.create(Prospecting.prototype) as INodeType, node, { description });
+}
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+	registerNodeType(TOOL_TYPE, toolForm());
+	sandbox = await startSandbox({ rateLimit: false, dataset: { leads: 5, routines: 1, prospections: 2 } });
+});
+afterAll(async () => await sandbox.stop());
+beforeEach(() => {
+	sandbox.control.reset();
+	resetBudgets();
+});
+
+async function runTool(parameters: INode['parameters']) {
+	const node: INode = {
+		id: 'tool',
+		name: 'create_lead',
+		type: TOOL_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters,
+		credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
+	};
+	const start: INode = { id: 'start', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+	const result = await executeWorkflow(
+		{ nodes: [start, node], connections: { Start: { main: [[{ node: node.name, type: 'main', index: 0 }]] } } },
+		{ credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } } },
+	);
+	return Object.assign(result, { items: result.error ? [] : result.output(node.name) });
+}
+
+const refusedLead = { resource: 'lead', operation: 'create', name: 'Caio', phone: '1234567' };
+
+describe('the tool form\'s Errors option', () => {
+	it('is in the tool form only, on "Answer as Text" by default, and is no argument of the model', () => {
+		const defaults = (description: INodeTypeDescription) =>
+			NodeHelpers.getNodeParameters(description.properties, { resource: 'lead', operation: 'create' }, true, false, null, description);
+		expect(defaults(toolForm().description)).toMatchObject({ toolErrors: 'text' });
+		expect(defaults(new Prospecting().description)).not.toHaveProperty('toolErrors');
+		const property = toolForm().description.properties.find((p) => p.name === 'toolErrors')!;
+		expect(property.noDataExpression).toBe(true);
+		expect(property.options?.map((option) => 'name' in option && option.name)).toEqual(['Answer as Text', 'Raise as Tool Error']);
+	});
+
+	it("answers the service's refusal as text by default, with its Portuguese message and the field", async () => {
+		const run = await runTool(refusedLead);
+		expect(run.error).toBeUndefined();
+		const message = String(jsonOf(run.items)[0].error);
+		expect(message).toContain('Telefone inválido');
+		expect(message).toContain('phones[0].value');
+	});
+
+	it("fails the tool on \"Raise as Tool Error\" with the service's Portuguese message and the field, and no API key", async () => {
+		const run = await runTool({ ...refusedLead, toolErrors: 'raise' });
+		expect(run.error).toBeDefined();
+		const message = String(run.error?.message);
+		expect(message).toContain('Telefone inválido');
+		expect(message).toContain('phones[0].value');
+		expect(message).not.toContain(sandbox.apiKey);
+		expect(JSON.stringify(run.error)).not.toContain(sandbox.apiKey);
+	});
+
+	it('fails the tool on "Raise as Tool Error" for a bad argument it refuses, naming the item and the field, before any call', async () => {
+		const run = await runTool({ resource: 'lead', operation: 'getMany', limit: 2, simplify: 'yes', toolErrors: 'raise' });
+		expect(String(run.error?.message)).toBe(
+			'simplify: expected true or false, got "yes" (item 0)\n' +
+				'Fix the "simplify" parameter of item 0; nothing was sent to the service for this item.',
+		);
+		expect(sandbox.control.requests()).toHaveLength(0);
+	});
+});
