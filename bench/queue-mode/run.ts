@@ -18,7 +18,6 @@ import path from 'node:path';
 
 import { bootstrapN8n, type N8nInstance } from '../../scripts/lib/bootstrap';
 import { ensureCredential } from '../../scripts/lib/instance-setup';
-import { stopOnInterrupt } from '../../scripts/lib/interrupt';
 import { freePort } from '../../scripts/lib/ports';
 import { ensureN8nRuntime, repoRoot } from '../../scripts/lib/provision';
 import type { RunningQueueDeployment } from '../../scripts/lib/queue-deployment';
@@ -29,6 +28,7 @@ import { round } from '../lib/measure';
 import { benchResultsFile } from '../lib/results-files';
 import { checkCreates, checkRecords, type CreateCheck, type RecordCheck } from '../lib/records';
 import { SandboxProcess, type RequestSummary } from '../lib/sandbox-client';
+import { stopTogether } from '../lib/stop-together';
 import { bulkInputItems } from '../scenarios/bulk-create';
 import { measureReadRequestTime, measureWriteRequestTime } from '../scenarios/request-time';
 import { bulkCreateWorkflow, walkWorkflow } from './workflows';
@@ -223,11 +223,7 @@ async function main(): Promise<void> {
 	const maxWorkers = Math.max(...args.workers);
 	let n8n: N8nInstance | undefined;
 	let sandbox: SandboxProcess | undefined;
-	const stopAll = async () => {
-		await n8n?.stop().catch(() => undefined);
-		await sandbox?.stop().catch(() => undefined);
-	};
-	const removeInterruptHandlers = stopOnInterrupt(stopAll);
+	const { stopAll, removeInterruptHandlers } = stopTogether(() => ({ n8n, sandbox }));
 
 	const figures: QueueFigure[] = [];
 	const perRequest: Record<string, { readMs: number; writeMs: number }> = {};

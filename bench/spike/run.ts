@@ -21,7 +21,6 @@ import { promisify } from 'node:util';
 
 import { bootstrapN8n, type N8nInstance } from '../../scripts/lib/bootstrap';
 import { ensureCredential } from '../../scripts/lib/instance-setup';
-import { stopOnInterrupt } from '../../scripts/lib/interrupt';
 import { ensureN8nRuntime, repoRoot } from '../../scripts/lib/provision';
 import { FULL, type BenchConfig } from '../lib/config';
 import { executionCount } from '../lib/deliveries';
@@ -30,6 +29,7 @@ import { postJson } from '../lib/http-post';
 import { round } from '../lib/measure';
 import { benchResultsFile } from '../lib/results-files';
 import { SandboxProcess, type RequestSummary } from '../lib/sandbox-client';
+import { stopTogether } from '../lib/stop-together';
 import { measureWriteRequestTime } from '../scenarios/request-time';
 import { leadCaptureWorkflow } from './lead-capture-workflow';
 import { sampleMemory, type MemoryPeaks } from './memory';
@@ -230,11 +230,7 @@ async function main(): Promise<void> {
 
 	let n8n: N8nInstance | undefined;
 	let sandbox: SandboxProcess | undefined;
-	const stopAll = async () => {
-		await n8n?.stop().catch(() => undefined);
-		await sandbox?.stop().catch(() => undefined);
-	};
-	const removeInterruptHandlers = stopOnInterrupt(stopAll);
+	const { stopAll, removeInterruptHandlers } = stopTogether(() => ({ n8n, sandbox }));
 
 	const cases: SpikeCase[] = [];
 	let writeRequestMs = NaN;

@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { executeWorkflow, findSecret, registerNodeType, START_NODE_TYPE } from '../helpers';
+import { executeWorkflow, findSecret, registerNodeType, START_NODE } from '../helpers';
 import { ECHO_API_NODE_TYPE, EchoApi } from './fixtures/echo-api.node';
 import { startRecordingServer } from './fixtures/recording-server';
 import type { RecordingServer } from './fixtures/recording-server';
@@ -10,14 +10,7 @@ const API_KEY = 'harness-secret-key-0123456789abcdefghijkl';
 
 registerNodeType(ECHO_API_NODE_TYPE, new EchoApi());
 
-const startNode: INode = {
-	id: 'start',
-	name: 'Start',
-	type: START_NODE_TYPE,
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const startNode: INode = START_NODE;
 
 function echoNode(parameters: INode['parameters'] = {}, extra: Partial<INode> = {}): INode {
 	return {

@@ -16,6 +16,7 @@ export {
 	registerNodeType,
 	PROSPECTING_NODE_TYPE,
 	PROSPECTING_TRIGGER_NODE_TYPE,
+	START_NODE,
 	START_NODE_TYPE,
 } from './node-types';
 export { credentialTypes, registerCredentialType, TestCredentialsHelper } from './credentials';

@@ -24,6 +24,16 @@ export const PROSPECTING_NODE_TYPE = `${PACKAGE_NAME}.prospecting`;
 export const PROSPECTING_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.prospectingTrigger`;
 export const PROSPECTING_POLL_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.prospectingPollTrigger`;
 
+/** The start node of a test workflow: passes on the run's input items (see HarnessStartNode). */
+export const START_NODE = {
+	id: 'start',
+	name: 'Start',
+	type: START_NODE_TYPE,
+	typeVersion: 1,
+	position: [0, 0] as [number, number],
+	parameters: {},
+};
+
 const repositoryRoot = path.resolve(__dirname, '..', '..');
 
 /**

@@ -11,7 +11,7 @@ import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE_TYPE } from '../helpers';
+import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE } from '../helpers';
 import { nodeTypes } from '../helpers/node-types';
 import { expectNoSecret, NODE_NAME } from './support';
 import type { NodeRun } from './support';
@@ -47,14 +47,7 @@ async function run(parameters: INode['parameters'], options: DryRunOptions): Pro
 		credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
-	const start: INode = {
-		id: 'start',
-		name: 'Start',
-		type: START_NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
+	const start: INode = START_NODE;
 	const credential: IDataObject = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
 	if (options.manualWrites !== 'n8n default') credential.manualWrites = options.manualWrites;
 	const result = await executeWorkflow(

@@ -1,20 +1,13 @@
 /** Builds and runs Prospecting workflows against a sandbox, and scans what a run produced for secrets. */
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE_TYPE } from '../helpers';
+import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE } from '../helpers';
 import { onControlledClock } from '../helpers/clock';
 import type { WorkflowRunResult } from '../helpers';
 
 export const NODE_NAME = 'Prospecting';
 
-export const startNode: INode = {
-	id: 'start',
-	name: 'Start',
-	type: START_NODE_TYPE,
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+export const startNode: INode = START_NODE;
 
 export interface RunOptions {
 	baseUrl: string;

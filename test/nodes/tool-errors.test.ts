@@ -3,35 +3,22 @@
  * result; "Raise as Tool Error" fails the tool with the same message and field, which an MCP client sees as a tool
  * error. Run through the same engine as test/nodes/tool-form.test.ts, with the node's tool form registered.
  */
-import type { INode, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { INode, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { executeWorkflow, registerNodeType, START_NODE_TYPE } from '../helpers';
-import { PACKAGE_NAME } from '../helpers/node-types';
+import { executeWorkflow, registerNodeType, START_NODE } from '../helpers';
+import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm } from '../helpers/tool-form';
 import { jsonOf } from './support';
 
-const TOOL_TYPE = `${PACKAGE_NAME}.prospectingTool`;
-
-function toolForm(): INodeType {
-	const node = new Prospecting();
-	const description: INodeTypeDescription = {
-		...node.description,
-		name: `${node.description.name}Tool`,
-		displayName: `${node.description.displayName} Tool`,
-		inputs: [],
-		outputs: ['ai_tool'],
-	};
-	delete description.usableAsTool;
-	return Object.assign(Object.create(Prospecting.prototype) as INodeType, node, { description });
-}
+const TOOL_TYPE = PROSPECTING_TOOL_NODE_TYPE;
 
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-	registerNodeType(TOOL_TYPE, toolForm());
+	registerNodeType(TOOL_TYPE, prospectingToolForm());
 	sandbox = await startSandbox({ rateLimit: false, dataset: { leads: 5, routines: 1, prospections: 2 } });
 });
 afterAll(async () => await sandbox.stop());
@@ -50,7 +37,7 @@ async function runTool(parameters: INode['parameters']) {
 		parameters,
 		credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
 	};
-	const start: INode = { id: 'start', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+	const start: INode = START_NODE;
 	const result = await executeWorkflow(
 		{ nodes: [start, node], connections: { Start: { main: [[{ node: node.name, type: 'main', index: 0 }]] } } },
 		{ credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } } },
@@ -64,9 +51,9 @@ describe('the tool form\'s Errors option', () => {
 	it('is in the tool form only, on "Answer as Text" by default, and is no argument of the model', () => {
 		const defaults = (description: INodeTypeDescription) =>
 			NodeHelpers.getNodeParameters(description.properties, { resource: 'lead', operation: 'create' }, true, false, null, description);
-		expect(defaults(toolForm().description)).toMatchObject({ toolErrors: 'text' });
+		expect(defaults(prospectingToolForm().description)).toMatchObject({ toolErrors: 'text' });
 		expect(defaults(new Prospecting().description)).not.toHaveProperty('toolErrors');
-		const property = toolForm().description.properties.find((p) => p.name === 'toolErrors')!;
+		const property = prospectingToolForm().description.properties.find((p) => p.name === 'toolErrors')!;
 		expect(property.noDataExpression).toBe(true);
 		expect(property.options?.map((option) => 'name' in option && option.name)).toEqual(['Answer as Text', 'Raise as Tool Error']);
 	});

@@ -3,46 +3,25 @@
  * in "Tool" (n8n's convertNodeToAiTool); its `@tool` display options decide the defaults. Run here through the
  * same engine, with such a copy registered.
  */
-import type { INode, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { INode, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 import { compactRecord, messageForAgent } from '../../nodes/Prospecting/actions/tool';
+import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { executeWorkflow, registerNodeType, START_NODE_TYPE } from '../helpers';
-import { PACKAGE_NAME } from '../helpers/node-types';
+import { executeWorkflow, registerNodeType, START_NODE } from '../helpers';
+import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm } from '../helpers/tool-form';
 import { jsonOf } from './support';
 
-const TOOL_TYPE = `${PACKAGE_NAME}.prospectingTool`;
+const TOOL_TYPE = PROSPECTING_TOOL_NODE_TYPE;
 
-/** What n8n does to a node with usableAsTool (the parts that matter to execution). */
-function toolForm(): INodeType {
-	const node = new Prospecting();
-	const description: INodeTypeDescription = {
-		...node.description,
-		name: `${node.description.name}Tool`,
-		displayName: `${node.description.displayName} Tool`,
-		inputs: [],
-		outputs: ['ai_tool'],
-	};
-	delete description.usableAsTool;
-	return Object.assign(Object.create(Prospecting.prototype) as INodeType, node, { description });
-}
-
-const startNode: INode = {
-	id: 'start',
-	name: 'Start',
-	type: START_NODE_TYPE,
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const startNode: INode = START_NODE;
 
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-	registerNodeType(TOOL_TYPE, toolForm());
+	registerNodeType(TOOL_TYPE, prospectingToolForm());
 	sandbox = await startSandbox({ rateLimit: false, dataset: { leads: 30, routines: 3, prospections: 10 } });
 });
 afterAll(async () => await sandbox.stop());
@@ -83,7 +62,7 @@ describe('tool form', () => {
 		);
 
 	it("keeps n8n's Limit of 50 and, in version 1, Simplify on by default; the editor form's Simplify is off there", () => {
-		const tool = toolForm().description;
+		const tool = prospectingToolForm().description;
 		const editor = new Prospecting().description;
 		expect(defaults(tool, 1, 'getMany')).toMatchObject({ returnAll: false, limit: 50, simplify: true });
 		expect(defaults(tool, 1, 'getMany')).not.toHaveProperty('output');
@@ -92,7 +71,7 @@ describe('tool form', () => {
 	});
 
 	it('offers Output (Simplified by default) instead of Simplify from version 2, in the tool form only', () => {
-		const tool = toolForm().description;
+		const tool = prospectingToolForm().description;
 		const editor = new Prospecting().description;
 		expect(defaults(tool, 2, 'getMany')).toMatchObject({ limit: 50, output: 'simplified' });
 		expect(defaults(tool, 2, 'getMany')).not.toHaveProperty('simplify');

@@ -11,15 +11,7 @@ import type { INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
-import {
-	allLogLines,
-	createTriggerWorkflow,
-	executeWorkflow,
-	findSecret,
-	PROSPECTING_NODE_TYPE,
-	START_NODE_TYPE,
-	startWebhookReceiver,
-} from '../helpers';
+import { allLogLines, createTriggerWorkflow, executeWorkflow, findSecret, PROSPECTING_NODE_TYPE, START_NODE, startWebhookReceiver } from '../helpers';
 import type { DeliveryResult, WorkflowRunResult } from '../helpers';
 
 // Characters that URL encoding changes, so the plain and the encoded forms differ.
@@ -54,14 +46,7 @@ function node(name: string, parameters: INodeParameters, continueOnFail = true):
 
 /** A chain Start -> first -> second -> ...; each node runs once per item it receives. */
 function chain(nodes: INode[]) {
-	const start: INode = {
-		id: 'start',
-		name: 'Start',
-		type: START_NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
+	const start: INode = START_NODE;
 	const all = [start, ...nodes];
 	const connections = Object.fromEntries(
 		all.slice(0, -1).map((from, index) => [
