@@ -1,4 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { callOptions } from './common.descriptions';
 
 /**
  * Shown on every write operation (Lead Create, Routine Add Lead, Webhook Create, Webhook Delete), so that
@@ -40,3 +43,16 @@ export const dryRunProperties: INodeProperties[] = [
 			'Whether this write is sent to the service or only shown. Checks and reads (such as Skip If Exists) run either way.',
 	},
 ];
+
+/** A write operation's own fields, then its Options and Dry Run, shown for that operation alone. */
+export function writeOperationDescription(
+	resource: string,
+	operation: string,
+	fields: INodeProperties[],
+): INodeProperties[] {
+	return updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, [
+		...fields,
+		callOptions(),
+		...dryRunProperties,
+	]);
+}

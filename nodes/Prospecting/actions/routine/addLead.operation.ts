@@ -1,11 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../shared/records';
 import { prospectingApiRequest } from '../../transport';
-import { callOptions } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
-import { dryRunProperties } from '../dryRun.description';
+import { writeOperationDescription } from '../dryRun.description';
 import { idText, maxRateLimitWait } from '../parameters';
 import { pathSegment } from '../pathSegment';
 import { recordLocator } from '../recordLocator';
@@ -45,13 +43,9 @@ const properties: INodeProperties[] = [
 		description:
 			'The salesperson responsible for the lead. When given (or when the account distributes leads automatically), prospecting starts right away.',
 	},
-	callOptions(),
-	...dryRunProperties,
 ];
 
-const displayOptions = { show: { resource: ['routine'], operation: ['addLead'] } };
-
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = writeOperationDescription('routine', 'addLead', properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const rawRoutineId = this.getNodeParameter('routineId', i, '', { extractValue: true }) as unknown;

@@ -1,13 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { EVENT_KIND_RULE, isEventKind } from '../../shared/eventKinds';
 import { unwrapRecord } from '../../shared/records';
 import { listWebhooks } from '../../shared/webhooks';
 import { asNodeError, isResponseLostError, prospectingApiRequest, withNote } from '../../transport';
-import { additionalFieldsCollection, callOptions } from '../common.descriptions';
+import { additionalFieldsCollection } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
-import { dryRunProperties } from '../dryRun.description';
+import { writeOperationDescription } from '../dryRun.description';
 import { inputError } from '../inputError';
 import { callSettings, multiValues, quoted, requiredText } from '../parameters';
 
@@ -57,16 +56,12 @@ const properties: INodeProperties[] = [
 			description: 'Event kinds not in the list, separated by commas',
 		},
 	]),
-	callOptions(),
-	...dryRunProperties,
 ];
-
-const displayOptions = { show: { resource: ['webhook'], operation: ['create'] } };
 
 /** Longer addresses are refused by most servers and proxies. */
 const MAX_URL_LENGTH = 2000;
 
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = writeOperationDescription('webhook', 'create', properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const name = requiredText.call(this, i, 'name', this.getNodeParameter('name', i, ''));

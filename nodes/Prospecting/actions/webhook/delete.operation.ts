@@ -1,12 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../shared/records';
 import { listWebhooks } from '../../shared/webhooks';
 import { asNodeError, isResponseLostError, prospectingApiRequest } from '../../transport';
-import { callOptions } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
-import { dryRunProperties } from '../dryRun.description';
+import { writeOperationDescription } from '../dryRun.description';
 import { callSettings, quoted } from '../parameters';
 import { pathSegment } from '../pathSegment';
 import { recordLocator } from '../recordLocator';
@@ -34,13 +32,9 @@ const properties: INodeProperties[] = [
 			description: DELETE_DESCRIPTION,
 		}),
 	),
-	callOptions(),
-	...dryRunProperties,
 ];
 
-const displayOptions = { show: { resource: ['webhook'], operation: ['delete'] } };
-
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = writeOperationDescription('webhook', 'delete', properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const rawId = this.getNodeParameter('webhookId', i, '', { extractValue: true }) as unknown;
