@@ -59,15 +59,8 @@ export function queryText(
 	return textValue.call(this, i, field, value, MAX_QUERY_VALUE_LENGTH);
 }
 
-/** A required text parameter. */
-export function requiredText(
-	this: IExecuteFunctions,
-	i: number,
-	field: string,
-	value: unknown,
-	maxLength = Infinity,
-): string {
-	const text = textValue.call(this, i, field, value, maxLength);
+/** Refuses an empty text where a value is required. */
+export function requireValue(this: IExecuteFunctions, i: number, field: string, text: string): string {
 	if (text === '') throw inputError(this.getNode(), i, field, 'a value is required');
 	return text;
 }
@@ -80,9 +73,8 @@ export function idText(
 	value: unknown,
 	required: boolean,
 ): string {
-	return required
-		? requiredText.call(this, i, field, value, MAX_ID_LENGTH)
-		: textValue.call(this, i, field, value, MAX_ID_LENGTH);
+	const text = textValue.call(this, i, field, value, MAX_ID_LENGTH);
+	return required ? requireValue.call(this, i, field, text) : text;
 }
 
 /** A multi-value filter: comma-separated text or a list of texts/numbers. */

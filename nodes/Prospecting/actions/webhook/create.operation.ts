@@ -8,7 +8,7 @@ import { additionalFieldsCollection } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
 import { writeOperationDescription } from '../dryRun.description';
 import { inputError } from '../inputError';
-import { callSettings, multiValues, quoted, requiredText } from '../parameters';
+import { callSettings, multiValues, quoted, requireValue, textValue } from '../parameters';
 
 const properties: INodeProperties[] = [
 	{
@@ -64,8 +64,13 @@ const MAX_URL_LENGTH = 2000;
 export const description = writeOperationDescription('webhook', 'create', properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const name = requiredText.call(this, i, 'name', this.getNodeParameter('name', i, ''));
-	const url = requiredText.call(this, i, 'url', this.getNodeParameter('url', i, ''), MAX_URL_LENGTH);
+	const name = requireValue.call(this, i, 'name', textValue.call(this, i, 'name', this.getNodeParameter('name', i, '')));
+	const url = requireValue.call(
+		this,
+		i,
+		'url',
+		textValue.call(this, i, 'url', this.getNodeParameter('url', i, ''), MAX_URL_LENGTH),
+	);
 	let parsed: URL | undefined;
 	try {
 		parsed = new URL(url);
