@@ -1,57 +1,70 @@
 /**
  * A fair share across processes without a shared store: each budget reads from X-RateLimit-Remaining
- * how many calls other clients of the key make, and leaves them the last calls of a window.
+ * how many calls other clients of the key make per call of its own, window by window, and keeps only
+ * its share of what is left in flight.
  */
 import { OthersEstimate } from '../../nodes/Prospecting/transport/othersEstimate';
-import { RateBudget } from '../../nodes/Prospecting/transport/rateLimiter';
+import { RateBudget, type Reservation } from '../../nodes/Prospecting/transport/rateLimiter';
+import { onControlledClock } from '../helpers/clock';
 
-/** Feeds answers of one window, each `fall` below the previous, with `inFlight` own calls still out. */
-function feed(estimate: OthersEstimate, start: number, falls: number[], inFlight = 0): number {
-	let lowest = start;
-	for (const fall of falls) {
-		estimate.observe(lowest, lowest - fall, inFlight);
-		lowest -= fall;
+/** An estimate of a window already open (enough answers that the gradual opening does not limit it). */
+function openWindow(): OthersEstimate {
+	const estimate = new OthersEstimate();
+	for (let i = 0; i < 100; i++) estimate.answered();
+	return estimate;
+}
+
+/** This process's calls of one window, each answered with the count falling by `perCall` per own call. */
+function ownCalls(estimate: OthersEstimate, limit: number, calls: number, perCall: number): void {
+	for (let order = 1; order <= calls; order++) {
+		estimate.sent();
+		estimate.observe(limit, limit - order * perCall, order);
 	}
-	return lowest;
 }
 
 describe('the estimate of the other clients', () => {
-	it('sees no other client when the count falls by one per own call', () => {
-		const estimate = new OthersEstimate();
-		feed(estimate, 100, [1, 1, 1, 1, 1]);
-		expect(estimate.reserve(100)).toBe(0);
+	it('sees no other client when the count falls by one per own call, and keeps all that is left', () => {
+		const estimate = openWindow();
+		ownCalls(estimate, 100, 5, 1);
+		expect(estimate.othersPerOwnCall).toBe(0);
+		expect(estimate.share(95)).toBe(95);
 	});
 
-	it('sees three others when the count falls by four per own call, one by one', () => {
-		const estimate = new OthersEstimate();
-		feed(estimate, 100, [4, 4, 4, 4, 4, 4]);
-		expect(estimate.reserve(100)).toBe(3);
+	it('sees three others per own call when the count falls by four, and keeps a fraction of what is left', () => {
+		const estimate = openWindow();
+		ownCalls(estimate, 100, 6, 4);
+		expect(estimate.othersPerOwnCall).toBe(3);
+		// Room for the others' calls in flight and as many again sent on the same stale figure.
+		expect(estimate.share(76)).toBe(Math.floor(76 / 7));
 	});
 
-	it("takes the process's own calls in flight as its own, so one busy process sees no others", () => {
-		const estimate = new OthersEstimate();
-		feed(estimate, 200, [10, 10, 10, 10], 9);
-		expect(estimate.reserve(200)).toBe(0);
+	it('learns nothing from an answer counted before the latest-counted one (answers out of order)', () => {
+		const estimate = openWindow();
+		estimate.sent();
+		estimate.sent();
+		estimate.observe(100, 90, 2);
+		estimate.observe(100, 95, 1);
+		expect(estimate.othersPerOwnCall).toBe(4);
 	});
 
-	it('ignores an answer counted before the lowest figure (answers out of order)', () => {
-		const estimate = new OthersEstimate();
-		estimate.observe(90, 95, 0);
-		expect(estimate.othersPerRoundTrip).toBe(0);
+	it('counts the others afresh in each window, so the whole window is the process\'s again when they stop', () => {
+		const estimate = openWindow();
+		ownCalls(estimate, 100, 4, 3);
+		expect(estimate.share(88)).toBeLessThan(88);
+		estimate.turn(0);
+		for (let i = 0; i < 100; i++) estimate.answered();
+		ownCalls(estimate, 100, 4, 1);
+		expect(estimate.share(96)).toBe(96);
 	});
 
-	it('grows back to the whole window when the others stop', () => {
+	it('opens a window gradually: one more call in flight per answer', () => {
 		const estimate = new OthersEstimate();
-		const lowest = feed(estimate, 100, [3, 3, 3, 3]);
-		expect(estimate.reserve(100)).toBe(2);
-		feed(estimate, lowest, [1, 1, 1, 1]);
-		expect(estimate.reserve(100)).toBe(0);
-	});
-
-	it('never leaves more than half the limit to others', () => {
-		const estimate = new OthersEstimate();
-		feed(estimate, 100, [40, 40]);
-		expect(estimate.reserve(10)).toBe(5);
+		expect(estimate.share(100)).toBe(1);
+		estimate.answered();
+		expect(estimate.share(100)).toBe(2);
+		estimate.answered();
+		estimate.answered();
+		expect(estimate.share(100)).toBe(4);
 	});
 });
 
@@ -64,7 +77,7 @@ describe('the estimate of the other clients', () => {
 async function oneWindow(clients: number, limit: number) {
 	const resetAt = Date.now() + 60_000;
 	const budgets = Array.from({ length: clients }, () => new RateBudget());
-	const pending: Array<{ status: number; remaining: number } | undefined> = budgets.map(
+	const pending: Array<{ status: number; remaining: number; reservation: Reservation } | undefined> = budgets.map(
 		() => undefined,
 	);
 	const waiting = budgets.map(() => false);
@@ -82,19 +95,20 @@ async function oneWindow(clients: number, limit: number) {
 						'x-ratelimit-reset': String(resetAt),
 					},
 					answer.status,
+					answer.reservation,
 				);
 				pending[index] = undefined;
 			}
 			if (waiting[index]) continue;
 			// A budget that holds the call waits for the window's end: that client is done with this window.
 			const abort = new AbortController();
-			let sent = false;
+			let reservation: Reservation | undefined;
 			const acquired = budget.acquire(undefined, abort.signal).then(
-				() => (sent = true),
+				(reserved) => (reservation = reserved),
 				() => undefined,
 			);
 			await settle();
-			if (!sent) {
+			if (!reservation) {
 				abort.abort();
 				await acquired;
 				waiting[index] = true;
@@ -102,10 +116,10 @@ async function oneWindow(clients: number, limit: number) {
 			}
 			if (counted < limit) {
 				counted += 1;
-				pending[index] = { status: 200, remaining: limit - counted };
+				pending[index] = { status: 200, remaining: limit - counted, reservation };
 			} else {
 				refused += 1;
-				pending[index] = { status: 429, remaining: 0 };
+				pending[index] = { status: 429, remaining: 0, reservation };
 			}
 		}
 	}
@@ -127,4 +141,88 @@ describe('several clients of one key in one window, each with its own budget', (
 		expect(refused).toBe(0);
 		expect(counted).toBe(60);
 	});
+});
+
+/** A small deterministic generator, so the latencies of a run are the same every time. */
+function latencies(seed: number): () => number {
+	let state = seed;
+	return () => {
+		state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+		return 1 + (state % 6);
+	};
+}
+
+/**
+ * The shape of a lead-capture spike in queue mode: several workers, each with its own budget and ten
+ * executions of two writes each, against one counter whose fixed window opens at the first call after
+ * the last one closed (as the service's). Each call reaches the service and its answer comes back after
+ * a few milliseconds; a refused call waits as told and is sent again, so every call is served.
+ */
+async function spikeAcrossWorkers(workers: number, executions: number) {
+	const limit = 40;
+	const windowMs = 1000;
+	const latency = latencies(workers);
+	const trip = async () => await new Promise((resolve) => setTimeout(resolve, latency()));
+	let window = { start: -Infinity, count: 0, index: -1 };
+	const refusedPerWorkerWindow = new Map<string, number>();
+	const served = new Map<string, number>();
+	let left = executions;
+	const serve = (worker: number) => {
+		const now = Date.now();
+		if (now >= window.start + windowMs) window = { start: now, count: 0, index: window.index + 1 };
+		const allowed = window.count < limit;
+		if (allowed) window.count += 1;
+		else {
+			const key = `${worker}@${window.index}`;
+			refusedPerWorkerWindow.set(key, (refusedPerWorkerWindow.get(key) ?? 0) + 1);
+		}
+		const end = window.start + windowMs;
+		const headers: Record<string, string> = {
+			'x-ratelimit-limit': String(limit),
+			'x-ratelimit-remaining': String(limit - window.count),
+			'x-ratelimit-reset': String(end),
+		};
+		if (!allowed) headers['retry-after'] = String(Math.max(1, Math.ceil((end - now) / 1000)));
+		return { status: allowed ? 200 : 429, headers };
+	};
+	const worker = async (index: number) => {
+		const budget = new RateBudget();
+		budget.windowMs = windowMs;
+		const call = async (name: string) => {
+			for (;;) {
+				const reservation = await budget.acquire();
+				await trip();
+				const { status, headers } = serve(index);
+				await trip();
+				budget.release(headers, status, reservation);
+				if (status === 200) break;
+				await new Promise((resolve) => setTimeout(resolve, Number(headers['retry-after']) * 1000));
+			}
+			served.set(name, (served.get(name) ?? 0) + 1);
+		};
+		const slot = async () => {
+			while (left > 0) {
+				const execution = left--;
+				await call(`${execution} create`);
+				await call(`${execution} add`);
+			}
+		};
+		await Promise.all(Array.from({ length: 10 }, slot));
+	};
+	await Promise.all(Array.from({ length: workers }, async (_, index) => await worker(index)));
+	return { served, mostRefusedInOneWindow: Math.max(0, ...refusedPerWorkerWindow.values()) };
+}
+
+describe('a spike across workers of one key, ten executions each, against one counter', () => {
+	it.each([1, 2, 4])(
+		'%i worker(s) get every call served once with at most one 429 per worker in any window',
+		async (workers) => {
+			const { result } = await onControlledClock(async () => await spikeAcrossWorkers(workers, 80));
+			const { served, mostRefusedInOneWindow } = result;
+			expect(served.size).toBe(160);
+			expect([...served.values()].every((times) => times === 1)).toBe(true);
+			expect(mostRefusedInOneWindow).toBeLessThanOrEqual(1);
+		},
+		30_000,
+	);
 });

@@ -60,6 +60,16 @@ export function parseRetryAfter(raw: string | undefined, now = Date.now()): numb
 	return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }
 
+/** One call reserved with `acquire`: given back to `release` with its answer. */
+export interface Reservation {
+	/** How long the call waited for a window, in ms. */
+	waitedMs: number;
+	/** The window it was reserved in (windows are numbered as this budget sees them turn). */
+	window: number;
+	/** Its place among this process's calls of that window, from 1. */
+	order: number;
+}
+
 export interface RateLimitState {
 	limit?: number;
 	remaining?: number;
@@ -90,8 +100,14 @@ export class RateBudget {
 	/** Other clients of the key (other workers): their calls per round trip, and the calls left to them. */
 	readonly others = new OthersEstimate();
 
-	/** Whether any call of this budget has been answered: before that the limit is unknown. */
-	private answered = false;
+	/** No answer of the current window has come yet (the first, or one since it turned): one call asks. */
+	private unknownWindow = true;
+
+	/** The one call asking in a window nothing is known of is on its way. */
+	private asking = false;
+
+	/** How many times this budget's window has turned. */
+	private window = 0;
 
 	/** Callers waiting for the next answer (or given-back reservation) of this budget. */
 	private answerWaiters: Array<() => void> = [];
@@ -107,21 +123,31 @@ export class RateBudget {
 	 * Reserves one call, waiting first when the budget is spent until its window resets. While
 	 * nothing is known (no answer yet), one call goes and the others wait for its headers; a
 	 * window spent before any answer told when it ends waits for an answer too.
-	 * Returns how long it waited for the window, in ms.
 	 */
-	async acquire(onWait?: (ms: number) => void, signal?: AbortSignal): Promise<number> {
+	async acquire(onWait?: (ms: number) => void, signal?: AbortSignal): Promise<Reservation> {
 		return await this.exclusive(async () => {
 			let waited = 0;
 			const state = this.state;
 			for (;;) {
 				this.rollWindow();
-				if (!this.answered) {
-					if (state.inFlight === 0) break;
+				if (this.unknownWindow) {
+					// Each client asks once, so its first answer already counts the other clients' asks.
+					if (!this.asking) {
+						this.asking = true;
+						break;
+					}
 					await this.nextAnswer(signal);
 					continue;
 				}
-				// The last calls of a window are left to other clients whose calls are already on their way.
-				if (state.remaining === undefined || state.remaining > this.others.reserve(state.limit)) break;
+				if (state.remaining === undefined) break;
+				if (state.remaining > 0) {
+					if (state.inFlight < this.share()) break;
+					// This process's share is on its way: its answers tell what the others have left.
+					if (state.inFlight > 0) {
+						await this.nextAnswer(signal);
+						continue;
+					}
+				}
 				const windowEnd = this.windowEnd();
 				if (windowEnd === undefined) {
 					// Only an answer can tell when this window ends; with none to come, one call asks.
@@ -140,8 +166,17 @@ export class RateBudget {
 			}
 			if (state.remaining !== undefined) state.remaining -= 1;
 			state.inFlight += 1;
-			return waited;
+			return { waitedMs: waited, window: this.window, order: this.others.sent() };
 		});
+	}
+
+	/**
+	 * Calls this process may have in flight: its share of the lowest remaining announced in this window,
+	 * the other clients of the key taking theirs.
+	 */
+	private share(): number {
+		const { lowestAnnounced, remaining, inFlight } = this.state;
+		return this.others.share(lowestAnnounced ?? (remaining ?? 0) + inFlight);
 	}
 
 	/** Resolves at the next answer or given-back reservation; rejects as `pause` does when the execution is cancelled. */
@@ -183,6 +218,12 @@ export class RateBudget {
 		return Math.min(resetAt, windowSeenAt + this.windowMs);
 	}
 
+	/** A new window: this process's calls are numbered afresh, those still in flight first. */
+	private turnEstimate(): void {
+		this.window += 1;
+		this.others.turn(this.state.inFlight);
+	}
+
 	/** Clears a window that has ended on the clock. */
 	private rollWindow(): void {
 		const windowEnd = this.windowEnd();
@@ -195,6 +236,9 @@ export class RateBudget {
 	 */
 	private startNextWindow(): void {
 		const state = this.state;
+		this.turnEstimate();
+		this.unknownWindow = true;
+		this.asking = false;
 		state.remaining = state.limit === undefined ? undefined : state.limit - state.inFlight;
 		state.endedResetAt = state.resetAt ?? state.endedResetAt;
 		state.resetAt = undefined;
@@ -216,13 +260,18 @@ export class RateBudget {
 	}
 
 	/** Records the answer of a call reserved with `acquire`. */
-	release(headers: Headers | undefined, status: number | undefined): void {
-		this.answered = true;
-		this.record(headers, status);
+	release(headers: Headers | undefined, status: number | undefined, reservation?: Reservation): void {
+		this.record(headers, status, reservation);
+		// An answer that told nothing of the current window (one from before it turned) lets another call ask.
+		if (this.unknownWindow) this.asking = false;
 		this.wakeAnswerWaiters();
 	}
 
-	private record(headers: Headers | undefined, status: number | undefined): void {
+	private record(
+		headers: Headers | undefined,
+		status: number | undefined,
+		reservation: Reservation | undefined,
+	): void {
 		const state = this.state;
 		state.inFlight = Math.max(0, state.inFlight - 1);
 		const now = Date.now();
@@ -237,14 +286,13 @@ export class RateBudget {
 			const newWindow =
 				resetAt !== undefined && (state.resetAt === undefined || resetAt > state.resetAt + 500);
 			if (newWindow || resetAt === undefined || state.remaining === undefined) {
+				// An answer from a window this budget has not turned to yet: the estimate of the others starts afresh.
+				if (newWindow && state.resetAt !== undefined) this.turnEstimate();
 				if (newWindow) state.windowSeenAt = now;
 				// Calls still in flight were reserved here but may not be counted by the service yet.
 				state.lowestAnnounced = remaining;
 				state.remaining = remaining - state.inFlight;
 			} else {
-				if (status !== 429 && state.lowestAnnounced !== undefined) {
-					this.others.observe(state.lowestAnnounced, remaining, state.inFlight);
-				}
 				state.lowestAnnounced = Math.min(state.lowestAnnounced ?? remaining, remaining);
 				// Answers may arrive in another order than the service counted the calls, so the lowest figure
 				// announced in this window is the best one. Every call counted after it is still in flight
@@ -253,6 +301,14 @@ export class RateBudget {
 			}
 		}
 		if (resetAt !== undefined && !stale) state.resetAt = resetAt;
+		if (!stale) {
+			this.unknownWindow = false;
+			this.others.answered();
+		}
+		// A counted call of this window tells how many calls the others made before it.
+		if (!stale && status !== 429 && remaining !== undefined && reservation?.window === this.window) {
+			this.others.observe(state.limit, remaining, reservation.order);
+		}
 		if (status === 429) {
 			const retryAfter = parseRetryAfter(header(headers, 'retry-after'), now);
 			state.remaining = 0;
@@ -267,6 +323,8 @@ export class RateBudget {
 	/** Gives back a reservation whose call was never answered. */
 	cancel(): void {
 		this.state.inFlight = Math.max(0, this.state.inFlight - 1);
+		// It may have been the call asking in a window nothing is known of: the next one asks instead.
+		this.asking = false;
 		this.wakeAnswerWaiters();
 	}
 }

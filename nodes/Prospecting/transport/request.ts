@@ -240,7 +240,7 @@ export async function prospectingApiRequest(
 		if (heldMs > 0 && heldMs > maxWaitMs - rateLimitWaitedMs + graceMs) {
 			throw rateLimitError({ askedWaitMs: heldMs });
 		}
-		const pacedMs = await budget.acquire(
+		const reservation = await budget.acquire(
 			(ms) =>
 				this.logger?.debug(
 					`Prospecting: ${kind} budget spent; waiting ${Math.round(ms)} ms for the rate-limit window to reset`,
@@ -248,7 +248,7 @@ export async function prospectingApiRequest(
 			signal,
 		);
 		// After a refusal, waiting for the window is part of waiting out the rate limit.
-		if (refusals > 0) rateLimitWaitedMs += pacedMs;
+		if (refusals > 0) rateLimitWaitedMs += reservation.waitedMs;
 
 		let response: IN8nHttpFullResponse;
 		try {
@@ -270,7 +270,7 @@ export async function prospectingApiRequest(
 
 		const status = response.statusCode;
 		const headers = response.headers as Record<string, unknown>;
-		budget.release(headers, status);
+		budget.release(headers, status, reservation);
 
 		if (status === 429) {
 			refusals += 1;
