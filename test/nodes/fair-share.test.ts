@@ -214,7 +214,7 @@ async function spikeAcrossWorkers(workers: number, executions: number) {
 }
 
 describe('a spike across workers of one key, ten executions each, against one counter', () => {
-	it.each([1, 2, 4])(
+	it.each([1, 2, 4, 8])(
 		'%i worker(s) get every call served once with at most one 429 per worker in any window',
 		async (workers) => {
 			const { result } = await onControlledClock(async () => await spikeAcrossWorkers(workers, 80));
