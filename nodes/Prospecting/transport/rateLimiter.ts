@@ -97,7 +97,7 @@ export class RateBudget {
 
 	private queue: Promise<unknown> = Promise.resolve();
 
-	/** Other clients of the key (other workers): their calls per round trip, and the calls left to them. */
+	/** Other clients of the key (other workers): their calls per own call in this window, and this process's share. */
 	readonly others = new OthersEstimate();
 
 	/** No answer of the current window has come yet (the first, or one since it turned): one call asks. */
@@ -121,8 +121,10 @@ export class RateBudget {
 
 	/**
 	 * Reserves one call, waiting first when the budget is spent until its window resets. While
-	 * nothing is known (no answer yet), one call goes and the others wait for its headers; a
-	 * window spent before any answer told when it ends waits for an answer too.
+	 * nothing is known of the window (no answer yet, or none since it turned), one call goes and the
+	 * others wait for its headers. After that a call goes while this process's calls in flight are
+	 * within its share of the remaining count; when the share is out, it waits for the next answer,
+	 * and when the window is spent, for the window's end.
 	 */
 	async acquire(onWait?: (ms: number) => void, signal?: AbortSignal): Promise<Reservation> {
 		return await this.exclusive(async () => {
