@@ -137,7 +137,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			query: maskQuery(search),
 			status: 0,
 			kind,
-			clientPort: req.socket.remotePort,
 		};
 		const bodyPromise = kind === 'write' ? readBody(req) : (req.resume(), Promise.resolve({ text: '', tooLarge: false }));
 

@@ -150,8 +150,6 @@ export interface RecordedRequest {
 	status: number;
 	kind: 'read' | 'write';
 	dropped?: boolean;
-	/** The caller's TCP port: on one machine it tells which process sent the request. */
-	clientPort?: number;
 }
 
 export type Fault =

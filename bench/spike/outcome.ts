@@ -17,10 +17,6 @@ export interface WindowsOutcome {
 	windows: WindowCount[];
 	tooMany: number;
 	max429PerWindow: number;
-	/** Queue mode: the most 429s one worker drew in one window, when every refused call could be traced to a worker. */
-	max429PerWorkerWindow?: number;
-	/** Refused calls whose sender could not be told (its connection was not seen open). */
-	refusedUnattributed?: number;
 }
 
 export const personName = (tag: string, index: number) => `${tag} ${index}`;
@@ -53,54 +49,14 @@ export async function routineAdds(sandbox: SandboxProcess, routineId: string): P
 }
 
 /** The sandbox's windows of one kind of call, rebuilt from its request log (cleared at the case's start). */
-export async function windowsOutcome(
-	sandbox: SandboxProcess,
-	kind: 'read' | 'write',
-	windowSeconds: number,
-	roleByPort?: Map<number, string>,
-): Promise<WindowsOutcome> {
-	const calls = (await sandbox.call<Array<{ at: string; status: number; kind: string; clientPort?: number }>>('requests'))
+export async function windowsOutcome(sandbox: SandboxProcess, kind: 'read' | 'write', windowSeconds: number): Promise<WindowsOutcome> {
+	const calls = (await sandbox.call<Array<{ at: string; status: number; kind: string }>>('requests'))
 		.filter((call) => call.kind === kind)
-		.map((call) => ({ at: Date.parse(call.at), status: call.status, clientPort: call.clientPort }));
+		.map((call) => ({ at: Date.parse(call.at), status: call.status }));
 	const windows = rebuildWindows(calls, windowSeconds * 1000);
-	const outcome: WindowsOutcome = {
+	return {
 		windows,
 		tooMany: windows.reduce((sum, window) => sum + window.tooMany, 0),
 		max429PerWindow: Math.max(0, ...windows.map((window) => window.tooMany)),
 	};
-	if (roleByPort) Object.assign(outcome, refusalsPerWorker(calls, windowSeconds * 1000, roleByPort));
-	return outcome;
-}
-
-/** 429s per worker and window, the sender told by the port of its connection (windows as `rebuildWindows` opens them). */
-function refusalsPerWorker(
-	calls: Array<{ at: number; status: number; clientPort?: number }>,
-	windowMs: number,
-	roleByPort: Map<number, string>,
-): { max429PerWorkerWindow: number; refusedUnattributed: number } {
-	const perWorkerWindow = new Map<string, number>();
-	let unattributed = 0;
-	let windowStart: number | undefined;
-	for (const call of calls) {
-		if (windowStart === undefined || call.at >= windowStart + windowMs) windowStart = call.at;
-		if (call.status !== 429) continue;
-		const role = call.clientPort === undefined ? undefined : roleByPort.get(call.clientPort);
-		if (!role) {
-			unattributed++;
-			continue;
-		}
-		const key = `${role}@${windowStart}`;
-		perWorkerWindow.set(key, (perWorkerWindow.get(key) ?? 0) + 1);
-	}
-	return { max429PerWorkerWindow: Math.max(0, ...perWorkerWindow.values()), refusedUnattributed: unattributed };
-}
-
-type PerWorkerRefusals = Pick<WindowsOutcome, 'max429PerWorkerWindow' | 'refusedUnattributed'>;
-
-/** The most 429s one worker drew in one window, when the calls were traced to workers. */
-export function perWorker(c: { writes: PerWorkerRefusals; reads: PerWorkerRefusals }): string {
-	const { writes, reads } = c;
-	if (writes.max429PerWorkerWindow === undefined || reads.max429PerWorkerWindow === undefined) return '';
-	const untraced = (writes.refusedUnattributed ?? 0) + (reads.refusedUnattributed ?? 0);
-	return `; max ${Math.max(writes.max429PerWorkerWindow, reads.max429PerWorkerWindow)} per worker and window${untraced ? `, ${untraced} not traced` : ''}`;
 }

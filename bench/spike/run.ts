@@ -9,8 +9,7 @@
  * at once (a double click during a spike: the writes queue behind the budget, so the two searches can both run first).
  *
  * Per case: leads per person (once, twice or more, never: the sandbox's store), routine adds (the sandbox's log),
- * failed executions (n8n's executions API), 429s per window (windows rebuilt from the sandbox's log) and, in queue mode, per
- * worker and window (each call traced to its worker by the port of its connection, bench/spike/connections.ts), time from the
+ * failed executions (n8n's executions API), 429s per window (windows rebuilt from the sandbox's log), time from the
  * first post to the service's last answer ÷ the write floor (bench/lib/floor.ts), peak RSS of every n8n process.
  * Writes bench/results/results.spike.json after every case, so a stopped run keeps what it measured.
  */
@@ -33,9 +32,8 @@ import { SandboxProcess, type RequestSummary } from '../lib/sandbox-client';
 import { stopTogether } from '../lib/stop-together';
 import { measureWriteRequestTime } from '../scenarios/request-time';
 import { leadCaptureWorkflow } from './lead-capture-workflow';
-import { sampleConnections } from './connections';
 import { sampleMemory, type MemoryPeaks } from './memory';
-import { leadsOutcome, personEmail, personName, perWorker, routineAdds, windowsOutcome, type LeadsOutcome, type WindowsOutcome } from './outcome';
+import { leadsOutcome, personEmail, personName, routineAdds, windowsOutcome, type LeadsOutcome, type WindowsOutcome } from './outcome';
 
 const DEPLOYMENTS = {
 	single: undefined,
@@ -154,9 +152,6 @@ async function runCase(ctx: Context, kind: SpikeCase['kind'], people: number): P
 	const tag = `${double ? 'D' : 'S'}${posts}${ctx.name.replace('-', '')}`;
 	const loadBefore = os.loadavg()[0];
 	const memory = sampleMemory(ctx.processes);
-	const workers = DEPLOYMENTS[ctx.name]?.workers;
-	// In queue mode each call is traced to its worker, for the refusals per worker and window.
-	const connections = workers ? sampleConnections(ctx.processes, Number(new URL(sandbox.url).port)) : undefined;
 	log(`${ctx.name}: ${kind}, ${posts} posts (${people} people) at once; write floor ${(floor.floorMs / 1000).toFixed(1)} s`);
 
 	const startedAt = Date.now();
@@ -171,27 +166,22 @@ async function runCase(ctx: Context, kind: SpikeCase['kind'], people: number): P
 		await sleep(2000);
 	}
 	const peaks = memory.stop();
-	const roleByPort = await connections?.stop();
 	const loadAfter = os.loadavg()[0];
 	const failed = (await executionCount(n8n.client, ctx.workflowId, FAILED)) - failedBefore;
 	const requests = await sandbox.requestSummary(0);
 	const wallMs = (requests.lastAt ?? startedAt) - startedAt;
 	const ratioToFloor = round(wallMs / floor.floorMs, 3);
 	const leads = await leadsOutcome(sandbox, tag, people, ctx.routineId);
-	const writes = await windowsOutcome(sandbox, 'write', WINDOW_SECONDS, roleByPort);
-	const reads = await windowsOutcome(sandbox, 'read', WINDOW_SECONDS, roleByPort);
+	const writes = await windowsOutcome(sandbox, 'write', WINDOW_SECONDS);
+	const reads = await windowsOutcome(sandbox, 'read', WINDOW_SECONDS);
+	const workers = DEPLOYMENTS[ctx.name]?.workers;
 	const completed = finished >= posts;
 	const intact = completed && postsRefused === 0 && failed === 0 && leads.createdOnce === people && leads.inRoutine === people;
 	const max429 = Math.max(writes.max429PerWindow, reads.max429PerWindow);
-	// Per worker when every refusal was traced to its worker; otherwise the bound that holds without knowing (one each).
-	const traced = (writes.refusedUnattributed ?? 1) + (reads.refusedUnattributed ?? 1) === 0;
-	const perWorkerWithinOne = traced
-		? Math.max(writes.max429PerWorkerWindow ?? 0, reads.max429PerWorkerWindow ?? 0) <= 1
-		: max429 <= (workers ?? 0);
 	const met = double
 		? intact
 		: workers
-		? intact && perWorkerWithinOne && ratioToFloor <= 1.1
+		? intact && max429 <= workers && ratioToFloor <= 1.1
 		: intact && requests.tooMany === 0 && ratioToFloor <= 1.05;
 	return {
 		deployment: ctx.name,
@@ -214,7 +204,7 @@ async function runCase(ctx: Context, kind: SpikeCase['kind'], people: number): P
 		memory: peaks,
 		loadBefore: round(loadBefore, 2),
 		loadAfter: round(loadAfter, 2),
-		target: double ? 'one lead per person, nothing failed' : workers ? `≤ 1 × 429 per worker and window (≤ ${workers} per window where not traced), ≤ 1.10 × floor, nothing lost or duplicated` : '0 × 429, ≤ 1.05 × floor, nothing lost or duplicated',
+		target: double ? 'one lead per person, nothing failed' : workers ? `≤ ${workers} × 429 per window (1 per worker), ≤ 1.10 × floor, nothing lost or duplicated` : '0 × 429, ≤ 1.05 × floor, nothing lost or duplicated',
 		met,
 	};
 }
@@ -226,7 +216,7 @@ export function describeCase(c: SpikeCase): string {
 	return (
 		`${c.deployment}, ${c.kind} ${c.posts} posts: leads ${c.leads.createdOnce}/${c.people} once, ${c.leads.createdTwiceOrMore} twice+, ${c.leads.missing} never; ` +
 		`${c.routineAdds} routine adds; ${c.executions.failed} failed executions${c.completed ? '' : ' (NOT all finished)'}; ` +
-		`${c.requests.tooMany} × 429 (max ${c.writes.max429PerWindow} per write window, ${c.reads.max429PerWindow} per read window${perWorker(c)}); ` +
+		`${c.requests.tooMany} × 429 (max ${c.writes.max429PerWindow} per write window, ${c.reads.max429PerWindow} per read window); ` +
 		`${(c.wallMs / 1000).toFixed(1)} s = ${c.ratioToFloor} × write floor ${(c.floor.floorMs / 1000).toFixed(1)} s; peak RSS ${memory}; load ${c.loadBefore}→${c.loadAfter}`
 	);
 }

@@ -5,7 +5,6 @@
 import { readFileSync } from 'node:fs';
 
 import { benchResultsFile } from '../lib/results-files';
-import { perWorker } from './outcome';
 
 interface Case {
 	deployment: string;
@@ -22,8 +21,8 @@ interface Case {
 	executions: { succeeded: number; failed: number };
 	postsAnsweredMs: number;
 	requests: { tooMany: number; firstAt: number | null; lastAt: number | null };
-	writes: { max429PerWindow: number; windows: unknown[]; max429PerWorkerWindow?: number; refusedUnattributed?: number };
-	reads: { max429PerWindow: number; max429PerWorkerWindow?: number; refusedUnattributed?: number };
+	writes: { max429PerWindow: number; windows: unknown[] };
+	reads: { max429PerWindow: number };
 	memory: { peakMbByRole: Record<string, number> };
 	loadBefore: number;
 	loadAfter: number;
@@ -51,7 +50,7 @@ for (const c of result.cases) {
 	const unfinished = c.completed ? '' : ` (${c.posts - c.postsRefused - c.executions.succeeded - c.executions.failed} unfinished)`;
 	process.stdout.write(
 		`| ${c.deployment} | ${what} | ${c.leads.createdOnce} / ${c.leads.createdTwiceOrMore} / ${c.leads.missing} (${c.people}) | ${c.leads.inRoutine}; ${c.routineAdds} | ` +
-			`${c.executions.failed}; ${c.postsRefused}${unfinished} | ${c.requests.tooMany} (${c.writes.max429PerWindow} / ${c.reads.max429PerWindow}${perWorker(c)}) | ` +
+			`${c.executions.failed}; ${c.postsRefused}${unfinished} | ${c.requests.tooMany} (${c.writes.max429PerWindow} / ${c.reads.max429PerWindow}) | ` +
 			`${(c.wallMs / 1000).toFixed(1)} s = **${c.ratioToFloor.toFixed(3)} ×** (${(c.floor.floorMs / 1000).toFixed(1)} s) | ${(c.postsAnsweredMs / 1000).toFixed(1)} s; ${callsRatio.toFixed(3)} × | ${memory(c.memory.peakMbByRole)} | ` +
 			`${c.loadBefore}→${c.loadAfter} | ${met ? 'yes' : '**no**'} |\n`,
 	);
