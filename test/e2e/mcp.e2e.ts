@@ -10,7 +10,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 import type { StoredWorkflow } from '../../scripts/lib/n8n-client';
 import { startE2eInstance, type E2eInstance } from './support/instance';
-import { callTool, connectMcp, createActiveWorkflow, mcpExample, MCP_TOOL_NAMES } from './support/mcp';
+import { callTool, connectMcp, MCP_TOOL_NAMES, openMcpExamples, type McpExamples } from './support/mcp';
 
 jest.setTimeout(180_000);
 
@@ -22,6 +22,7 @@ const routineStatuses = () =>
 		.map((request) => request.status);
 
 let e2e: E2eInstance;
+let mcp: McpExamples | undefined;
 let dry: StoredWorkflow;
 let live: StoredWorkflow;
 let client: Client;
@@ -30,25 +31,12 @@ const answers: string[] = [];
 
 beforeAll(async () => {
 	e2e = await startE2eInstance();
-	dry = await createActiveWorkflow(e2e.client, e2e.runtime.n8nVersion, mcpExample(e2e.credential));
-	live = await createActiveWorkflow(
-		e2e.client,
-		e2e.runtime.n8nVersion,
-		mcpExample(e2e.credential, {
-			live: true,
-			// A small Max Rate Limit Wait on one read, so that a longer forced wait fails at once.
-			change: (node) => {
-				if (node.name === 'list_routines') node.parameters = { ...node.parameters, options: { maxRateLimitWait: 5 } };
-			},
-		}),
-	);
-	client = await connectMcp(e2e.n8n.url, dry);
-	liveClient = await connectMcp(e2e.n8n.url, live);
+	mcp = await openMcpExamples(e2e.client, e2e.runtime.n8nVersion, e2e.credential, e2e.n8n.url);
+	({ dry, live, client, liveClient } = mcp);
 }, 300_000);
 
 afterAll(async () => {
-	await client?.close();
-	await liveClient?.close();
+	await mcp?.close();
 	await e2e?.stop();
 });
 

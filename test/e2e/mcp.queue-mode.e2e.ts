@@ -11,11 +11,12 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StoredWorkflow } from '../../scripts/lib/n8n-client';
 import { mcpServerUrl } from '../../scripts/lib/demo-mcp';
 import { startQueueE2eInstance, type QueueE2eInstance } from './support/instance';
-import { callTool, connectMcp, createActiveWorkflow, mcpExample, MCP_TOOL_NAMES } from './support/mcp';
+import { callTool, MCP_TOOL_NAMES, openMcpExamples, type McpExamples } from './support/mcp';
 
 jest.setTimeout(180_000);
 
 let q: QueueE2eInstance;
+let mcp: McpExamples | undefined;
 let dry: StoredWorkflow;
 let live: StoredWorkflow;
 let client: Client;
@@ -23,25 +24,12 @@ let liveClient: Client;
 
 beforeAll(async () => {
 	q = await startQueueE2eInstance({ workers: 2 });
-	dry = await createActiveWorkflow(q.client, q.runtime.n8nVersion, mcpExample(q.credential));
-	live = await createActiveWorkflow(
-		q.client,
-		q.runtime.n8nVersion,
-		mcpExample(q.credential, {
-			live: true,
-			// A small Max Rate Limit Wait on one read, so that a longer forced wait fails at once.
-			change: (node) => {
-				if (node.name === 'list_routines') node.parameters = { ...node.parameters, options: { maxRateLimitWait: 5 } };
-			},
-		}),
-	);
-	client = await connectMcp(q.deployment.webhookUrl, dry);
-	liveClient = await connectMcp(q.deployment.webhookUrl, live);
+	mcp = await openMcpExamples(q.client, q.runtime.n8nVersion, q.credential, q.deployment.webhookUrl);
+	({ dry, live, client, liveClient } = mcp);
 }, 400_000);
 
 afterAll(async () => {
-	await client?.close();
-	await liveClient?.close();
+	await mcp?.close();
 	await q?.stop();
 });
 

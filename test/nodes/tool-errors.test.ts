@@ -9,8 +9,8 @@ import { NodeHelpers } from 'n8n-workflow';
 import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { executeWorkflow, registerNodeType, START_NODE } from '../helpers';
-import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm } from '../helpers/tool-form';
+import { registerNodeType } from '../helpers';
+import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm, runToolForm } from '../helpers/tool-form';
 import { jsonOf } from './support';
 
 const TOOL_TYPE = PROSPECTING_TOOL_NODE_TYPE;
@@ -28,21 +28,7 @@ beforeEach(() => {
 });
 
 async function runTool(parameters: INode['parameters']) {
-	const node: INode = {
-		id: 'tool',
-		name: 'create_lead',
-		type: TOOL_TYPE,
-		typeVersion: 1,
-		position: [200, 0],
-		parameters,
-		credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
-	};
-	const start: INode = START_NODE;
-	const result = await executeWorkflow(
-		{ nodes: [start, node], connections: { Start: { main: [[{ node: node.name, type: 'main', index: 0 }]] } } },
-		{ credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } } },
-	);
-	return Object.assign(result, { items: result.error ? [] : result.output(node.name) });
+	return await runToolForm(sandbox, parameters, { name: 'create_lead' });
 }
 
 const refusedLead = { resource: 'lead', operation: 'create', name: 'Caio', phone: '1234567' };

@@ -10,13 +10,11 @@ import { compactRecord, messageForAgent } from '../../nodes/Prospecting/actions/
 import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { executeWorkflow, registerNodeType, START_NODE } from '../helpers';
-import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm } from '../helpers/tool-form';
+import { registerNodeType } from '../helpers';
+import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm, runToolForm } from '../helpers/tool-form';
 import { jsonOf } from './support';
 
 const TOOL_TYPE = PROSPECTING_TOOL_NODE_TYPE;
-
-const startNode: INode = START_NODE;
 
 let sandbox: RunningSandbox;
 
@@ -31,23 +29,7 @@ beforeEach(() => {
 });
 
 async function runTool(parameters: INode['parameters'], typeVersion = 1) {
-	const node: INode = {
-		id: 'tool',
-		name: 'Lead Get Many',
-		type: TOOL_TYPE,
-		typeVersion,
-		position: [200, 0],
-		parameters,
-		credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
-	};
-	const result = await executeWorkflow(
-		{
-			nodes: [startNode, node],
-			connections: { Start: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
-		},
-		{ credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } } },
-	);
-	return Object.assign(result, { items: result.error ? [] : result.output(node.name) });
+	return await runToolForm(sandbox, parameters, { name: 'Lead Get Many', typeVersion });
 }
 
 describe('tool form', () => {

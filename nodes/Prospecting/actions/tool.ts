@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { isBlank, isContactItem } from './output';
 import { booleanValue, multiValues, oneOf } from './parameters';
 
 /**
@@ -10,16 +11,12 @@ export function isToolForm(this: IExecuteFunctions): boolean {
 	return String(this.getNode().type ?? '').endsWith('Tool');
 }
 
-function isContactItem(value: unknown): value is { value: unknown } {
-	return !!value && typeof value === 'object' && !Array.isArray(value) && 'value' in value;
-}
-
 function compactValue(value: unknown): unknown {
-	if (value === null || value === undefined || value === '') return undefined;
+	if (isBlank(value)) return undefined;
 	if (Array.isArray(value)) {
 		const items = value
 			.map((entry) => (isContactItem(entry) ? entry.value : compactValue(entry)))
-			.filter((entry) => entry !== undefined && entry !== null && entry !== '');
+			.filter((entry) => !isBlank(entry));
 		return items.length ? items : undefined;
 	}
 	if (typeof value === 'object') {

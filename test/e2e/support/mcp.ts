@@ -100,3 +100,48 @@ export async function callTool(client: Client, name: string, args: Record<string
 	}
 	return { isError: result.isError === true, text, json };
 }
+
+export interface McpExamples {
+	/** The example as shipped: its writes on Dry Run. */
+	dry: StoredWorkflow;
+	/** The example gone live, with a Max Rate Limit Wait of 5 s on `list_routines`. */
+	live: StoredWorkflow;
+	client: Client;
+	liveClient: Client;
+	close(): Promise<void>;
+}
+
+/**
+ * The example twice, each activated and with a client session: as shipped, and live. The live one's small Max Rate
+ * Limit Wait on one read lets a longer forced wait fail at once.
+ */
+export async function openMcpExamples(
+	n8n: N8nClient,
+	n8nVersion: string,
+	credential: { id: string; name: string },
+	serverUrl: string,
+): Promise<McpExamples> {
+	const dry = await createActiveWorkflow(n8n, n8nVersion, mcpExample(credential));
+	const live = await createActiveWorkflow(
+		n8n,
+		n8nVersion,
+		mcpExample(credential, {
+			live: true,
+			change: (node) => {
+				if (node.name === 'list_routines') node.parameters = { ...node.parameters, options: { maxRateLimitWait: 5 } };
+			},
+		}),
+	);
+	const client = await connectMcp(serverUrl, dry);
+	const liveClient = await connectMcp(serverUrl, live);
+	return {
+		dry,
+		live,
+		client,
+		liveClient,
+		async close() {
+			await client.close();
+			await liveClient.close();
+		},
+	};
+}

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { isBlank, isContactItem } from '../output';
 import { booleanValue } from '../parameters';
 import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../versions';
 import { isToolForm } from '../tool';
@@ -36,20 +37,17 @@ export function simplifyLeadsWanted(this: IExecuteFunctions, i: number): boolean
 	return booleanValue.call(this, i, 'simplify', this.getNodeParameter('simplify', i, false), false);
 }
 
+/** Left out of a simplified lead: a blank field or an empty list. */
 function isEmpty(value: unknown): boolean {
-	return (
-		value === undefined ||
-		value === null ||
-		value === '' ||
-		(Array.isArray(value) && value.length === 0)
-	);
+	return isBlank(value) || (Array.isArray(value) && value.length === 0);
 }
 
 /** The first non-empty value of a contact list ({ value, label } items). */
 function firstContactValue(list: unknown): unknown {
 	if (!Array.isArray(list)) return undefined;
 	for (const entry of list) {
-		const value = entry && typeof entry === 'object' ? (entry as IDataObject).value : entry;
+		// An object that is not a contact item has no value to show.
+		const value = isContactItem(entry) ? entry.value : entry && typeof entry === 'object' ? undefined : entry;
 		if (!isEmpty(value)) return value;
 	}
 	return undefined;
