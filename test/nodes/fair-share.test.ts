@@ -14,12 +14,9 @@ function openWindow(): OthersEstimate {
 	return estimate;
 }
 
-/** This process's calls of one window, each answered with the count falling by `perCall` per own call. */
+/** This process's calls of one window, each answered in turn with the count falling by `perCall` per own call. */
 function ownCalls(estimate: OthersEstimate, limit: number, calls: number, perCall: number): void {
-	for (let order = 1; order <= calls; order++) {
-		estimate.sent();
-		estimate.observe(limit, limit - order * perCall, order);
-	}
+	for (let order = 1; order <= calls; order++) estimate.observe(limit, limit - order * perCall);
 }
 
 describe('the estimate of the other clients', () => {
@@ -38,20 +35,30 @@ describe('the estimate of the other clients', () => {
 		expect(estimate.share(76)).toBe(Math.floor(76 / 7));
 	});
 
-	it('learns nothing from an answer counted before the latest-counted one (answers out of order)', () => {
+	it('overestimates the others only until an own call counted earlier but answered later comes back', () => {
 		const estimate = openWindow();
-		estimate.sent();
-		estimate.sent();
-		estimate.observe(100, 90, 2);
-		estimate.observe(100, 95, 1);
-		expect(estimate.othersPerOwnCall).toBe(4);
+		// Two own calls counted 1st and 2nd; the second answers first.
+		estimate.observe(100, 98);
+		expect(estimate.othersPerOwnCall).toBe(1);
+		estimate.observe(100, 99);
+		expect(estimate.othersPerOwnCall).toBe(0);
+		expect(estimate.share(98)).toBe(98);
+	});
+
+	it('with nothing of its own in flight leaves room for one round of the others only, so the last calls of a window are used', () => {
+		const estimate = openWindow();
+		ownCalls(estimate, 40, 19, 2);
+		expect(estimate.othersPerOwnCall).toBe(1);
+		expect(estimate.share(2)).toBe(0);
+		expect(estimate.share(2, true)).toBe(1);
+		expect(estimate.share(1, true)).toBe(0);
 	});
 
 	it('counts the others afresh in each window, so the whole window is the process\'s again when they stop', () => {
 		const estimate = openWindow();
 		ownCalls(estimate, 100, 4, 3);
 		expect(estimate.share(88)).toBeLessThan(88);
-		estimate.turn(0);
+		estimate.turn();
 		for (let i = 0; i < 100; i++) estimate.answered();
 		ownCalls(estimate, 100, 4, 1);
 		expect(estimate.share(96)).toBe(96);
@@ -164,6 +171,9 @@ async function spikeAcrossWorkers(workers: number, executions: number) {
 	const latency = latencies(workers);
 	const trip = async () => await new Promise((resolve) => setTimeout(resolve, latency()));
 	let window = { start: -Infinity, count: 0, index: -1 };
+	const callsPerWindow: number[] = [];
+	/** The window in which the last execution started: until then every worker had calls waiting. */
+	let lastStartedIn = -1;
 	const refusedPerWorkerWindow = new Map<string, number>();
 	const served = new Map<string, number>();
 	let left = executions;
@@ -171,8 +181,10 @@ async function spikeAcrossWorkers(workers: number, executions: number) {
 		const now = Date.now();
 		if (now >= window.start + windowMs) window = { start: now, count: 0, index: window.index + 1 };
 		const allowed = window.count < limit;
-		if (allowed) window.count += 1;
-		else {
+		if (allowed) {
+			window.count += 1;
+			callsPerWindow[window.index] = window.count;
+		} else {
 			const key = `${worker}@${window.index}`;
 			refusedPerWorkerWindow.set(key, (refusedPerWorkerWindow.get(key) ?? 0) + 1);
 		}
@@ -203,6 +215,7 @@ async function spikeAcrossWorkers(workers: number, executions: number) {
 		const slot = async () => {
 			while (left > 0) {
 				const execution = left--;
+				if (left === 0) lastStartedIn = window.index;
 				await call(`${execution} create`);
 				await call(`${execution} add`);
 			}
@@ -210,7 +223,7 @@ async function spikeAcrossWorkers(workers: number, executions: number) {
 		await Promise.all(Array.from({ length: 10 }, slot));
 	};
 	await Promise.all(Array.from({ length: workers }, async (_, index) => await worker(index)));
-	return { served, mostRefusedInOneWindow: Math.max(0, ...refusedPerWorkerWindow.values()) };
+	return { served, callsPerWindow, lastStartedIn, mostRefusedInOneWindow: Math.max(0, ...refusedPerWorkerWindow.values()) };
 }
 
 describe('a spike across workers of one key, ten executions each, against one counter', () => {
@@ -222,6 +235,23 @@ describe('a spike across workers of one key, ten executions each, against one co
 			expect(served.size).toBe(160);
 			expect([...served.values()].every((times) => times === 1)).toBe(true);
 			expect(mostRefusedInOneWindow).toBeLessThanOrEqual(1);
+		},
+		30_000,
+	);
+
+	it('a worker alone fills every window: the spike takes no more windows than its calls need', async () => {
+		const { result } = await onControlledClock(async () => await spikeAcrossWorkers(1, 80));
+		expect(result.callsPerWindow).toEqual([40, 40, 40, 40]);
+	}, 30_000);
+
+	it.each([2, 4])(
+		'%i workers leave at most one call of a window unused while executions are still waiting to start',
+		async (workers) => {
+			const { result } = await onControlledClock(async () => await spikeAcrossWorkers(workers, 200));
+			const busy = result.callsPerWindow.slice(0, result.lastStartedIn);
+			expect(busy.length).toBeGreaterThanOrEqual(8);
+			// Compared whole, so a failure shows every window's count.
+			expect(busy).toEqual(busy.map((calls) => Math.max(calls, 39)));
 		},
 		30_000,
 	);

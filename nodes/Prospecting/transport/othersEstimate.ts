@@ -1,7 +1,7 @@
 /**
  * How many calls other clients of the same key (other n8n workers, other tools) make per call of this
- * process in the current window, read from X-RateLimit-Remaining alone: when one of its calls was
- * counted, the service had counted `limit - remaining` calls, and what this process's own calls cannot
+ * process in the current window, read from X-RateLimit-Remaining alone: each answer shows how many calls
+ * the service had counted when it counted that call, and what this process's own counted calls cannot
  * explain is the others'. Without a shared store that is all a worker can know of the others, and it is
  * enough to take only its share of what is left instead of racing them into a 429.
  *
@@ -17,13 +17,10 @@
 const OTHERS_STALENESS = 2;
 
 export class OthersEstimate {
-	/** This process's calls in the current window, with those in flight when it began (they may be counted in it). */
-	private ownCalls = 0;
+	/** This process's calls counted in the current window whose answers have come. */
+	private ownCounted = 0;
 
-	/** Other clients' calls per own call in the current window. */
-	private perOwn = 0;
-
-	/** The service's count when the latest-counted call answered in this window was counted. */
+	/** The highest count of the current window any answer of this process showed. */
 	private counted = 0;
 
 	/**
@@ -32,21 +29,16 @@ export class OthersEstimate {
 	 */
 	private answers = 0;
 
-	/** A call of this process was reserved in the current window; returns its place among them. */
-	sent(): number {
-		this.ownCalls += 1;
-		return this.ownCalls;
-	}
-
 	/**
-	 * The answer of this process's `order`-th call of the window announced `remaining`: the service had
-	 * counted `limit - remaining` calls, about `order` of them this process's (those sent before it), the
-	 * rest the others'. The latest-counted call tells the most.
+	 * An answer of this window announced `remaining`: the service had counted `limit - remaining` calls by
+	 * then. Of the highest count seen, this process's answered calls explain their number; own calls still
+	 * in flight may explain a few more, so until they answer the others are overestimated, never under.
+	 * Answers arriving in another order than the service counted them therefore mislead nobody.
 	 */
-	observe(limit: number | undefined, remaining: number, order: number): void {
-		if (limit === undefined || limit - remaining < this.counted) return;
-		this.counted = limit - remaining;
-		this.perOwn = Math.max(0, this.counted - order) / order;
+	observe(limit: number | undefined, remaining: number): void {
+		if (limit === undefined) return;
+		this.ownCounted += 1;
+		this.counted = Math.max(this.counted, limit - remaining);
 	}
 
 	/** An answer of the current window arrived. */
@@ -54,10 +46,9 @@ export class OthersEstimate {
 		this.answers += 1;
 	}
 
-	/** A new window began with `inFlight` calls of this process still on their way. */
-	turn(inFlight: number): void {
-		this.ownCalls = inFlight;
-		this.perOwn = 0;
+	/** A new window began. */
+	turn(): void {
+		this.ownCounted = 0;
 		this.counted = 0;
 		this.answers = 0;
 	}
@@ -65,14 +56,18 @@ export class OthersEstimate {
 	/**
 	 * How many calls this process may have in flight out of `announced` remaining: its share, the others
 	 * taking theirs in proportion to their calls so far. Alone it is all of them, once the window is open.
+	 * With nothing of its own in flight (`idle`) its figure is as fresh as it gets, and room for one
+	 * round of the others is enough: else the last calls of every window would go unused, each client
+	 * leaving them to the others.
 	 */
-	share(announced: number): number {
-		const share = Math.floor(announced / (1 + OTHERS_STALENESS * this.perOwn));
+	share(announced: number, idle = false): number {
+		const staleness = idle ? 1 : OTHERS_STALENESS;
+		const share = Math.floor(announced / (1 + staleness * this.othersPerOwnCall));
 		return Math.min(share, 1 + this.answers);
 	}
 
-	/** Other clients' calls per own call in this window, for logs and tests. */
+	/** Other clients' calls per own call in this window. */
 	get othersPerOwnCall(): number {
-		return this.perOwn;
+		return this.ownCounted === 0 ? 0 : Math.max(0, this.counted - this.ownCounted) / this.ownCounted;
 	}
 }

@@ -66,8 +66,6 @@ export interface Reservation {
 	waitedMs: number;
 	/** The window it was reserved in (windows are numbered as this budget sees them turn). */
 	window: number;
-	/** Its place among this process's calls of that window, from 1. */
-	order: number;
 }
 
 export interface RateLimitState {
@@ -123,8 +121,8 @@ export class RateBudget {
 	 * Reserves one call, waiting first when the budget is spent until its window resets. While
 	 * nothing is known of the window (no answer yet, or none since it turned), one call goes and the
 	 * others wait for its headers. After that a call goes while this process's calls in flight are
-	 * within its share of the remaining count; when the share is out, it waits for the next answer,
-	 * and when the window is spent, for the window's end.
+	 * within its share of the remaining count; otherwise it waits for the next answer (or the window's
+	 * end, if sooner) while calls are in flight, and for the window's end once none are.
 	 */
 	async acquire(onWait?: (ms: number) => void, signal?: AbortSignal): Promise<Reservation> {
 		return await this.exclusive(async () => {
@@ -142,13 +140,12 @@ export class RateBudget {
 					continue;
 				}
 				if (state.remaining === undefined) break;
-				if (state.remaining > 0) {
-					if (state.inFlight < this.share()) break;
-					// This process's share is on its way: its answers tell what the others have left.
-					if (state.inFlight > 0) {
-						await this.nextAnswer(signal);
-						continue;
-					}
+				if (state.remaining > 0 && state.inFlight < this.share()) break;
+				// Calls on their way tell more: what the others have left, and room the lowest figure hides
+				// (less every call in flight, it counts twice those the service counted before it).
+				if (state.inFlight > 0) {
+					await this.nextAnswerWithin(this.windowEnd(), signal);
+					continue;
 				}
 				const windowEnd = this.windowEnd();
 				if (windowEnd === undefined) {
@@ -168,7 +165,7 @@ export class RateBudget {
 			}
 			if (state.remaining !== undefined) state.remaining -= 1;
 			state.inFlight += 1;
-			return { waitedMs: waited, window: this.window, order: this.others.sent() };
+			return { waitedMs: waited, window: this.window };
 		});
 	}
 
@@ -178,7 +175,7 @@ export class RateBudget {
 	 */
 	private share(): number {
 		const { lowestAnnounced, remaining, inFlight } = this.state;
-		return this.others.share(lowestAnnounced ?? (remaining ?? 0) + inFlight);
+		return this.others.share(lowestAnnounced ?? (remaining ?? 0) + inFlight, inFlight === 0);
 	}
 
 	/** Resolves at the next answer or given-back reservation; rejects as `pause` does when the execution is cancelled. */
@@ -202,6 +199,24 @@ export class RateBudget {
 		}
 	}
 
+	/**
+	 * Resolves at the next answer, or at the window's end when that comes first: a slow call in flight
+	 * does not hold the others past the turn of the window.
+	 */
+	private async nextAnswerWithin(windowEnd: number | undefined, signal?: AbortSignal): Promise<void> {
+		if (windowEnd === undefined) return await this.nextAnswer(signal);
+		// The timer's own signal ends its wait once the answer has come (a cancelled execution ends through nextAnswer).
+		const timer = new AbortController();
+		try {
+			await Promise.race([
+				this.nextAnswer(signal),
+				pause(Math.max(0, windowEnd - Date.now() + RESET_MARGIN_MS), timer.signal).catch(() => undefined),
+			]);
+		} finally {
+			timer.abort();
+		}
+	}
+
 	private wakeAnswerWaiters(): void {
 		const waiters = this.answerWaiters;
 		this.answerWaiters = [];
@@ -220,10 +235,10 @@ export class RateBudget {
 		return Math.min(resetAt, windowSeenAt + this.windowMs);
 	}
 
-	/** A new window: this process's calls are numbered afresh, those still in flight first. */
+	/** A new window: the others are counted afresh. */
 	private turnEstimate(): void {
 		this.window += 1;
-		this.others.turn(this.state.inFlight);
+		this.others.turn();
 	}
 
 	/** Clears a window that has ended on the clock. */
@@ -307,10 +322,10 @@ export class RateBudget {
 			this.unknownWindow = false;
 			this.others.answered();
 		}
-		// A counted call of this window tells how many calls the others made before it.
-		if (!stale && status !== 429 && remaining !== undefined && reservation?.window === this.window) {
-			this.others.observe(state.limit, remaining, reservation.order);
-		}
+		// A counted call of this window tells how many calls the others made before it. A call reserved before
+		// the window turned may be counted in it: its reset says so when the service sends one.
+		const ofThisWindow = reservation !== undefined && (resetAt !== undefined ? !stale : reservation.window === this.window);
+		if (ofThisWindow && status !== 429 && remaining !== undefined) this.others.observe(state.limit, remaining);
 		if (status === 429) {
 			const retryAfter = parseRetryAfter(header(headers, 'retry-after'), now);
 			state.remaining = 0;
