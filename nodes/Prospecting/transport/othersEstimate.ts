@@ -23,6 +23,9 @@ export class OthersEstimate {
 	/** The highest count of the current window any answer of this process showed. */
 	private counted = 0;
 
+	/** This process has taken its one call at the end of the current window (see `share`). */
+	private tailTaken = false;
+
 	/**
 	 * Answers in the current window so far. A window opens gradually: one more call in flight per
 	 * answer, so the first answers show the others before this process has sent much on a guess.
@@ -51,19 +54,31 @@ export class OthersEstimate {
 		this.ownCounted = 0;
 		this.counted = 0;
 		this.answers = 0;
+		this.tailTaken = false;
 	}
 
 	/**
 	 * How many calls this process may have in flight out of `announced` remaining: its share, the others
 	 * taking theirs in proportion to their calls so far. Alone it is all of them, once the window is open.
-	 * With nothing of its own in flight (`idle`) its figure is as fresh as it gets, and room for one
-	 * round of the others is enough: else the last calls of every window would go unused, each client
-	 * leaving them to the others.
 	 */
 	share(announced: number, idle = false): number {
-		const staleness = idle ? 1 : OTHERS_STALENESS;
-		const share = Math.floor(announced / (1 + staleness * this.othersPerOwnCall));
-		return Math.min(share, 1 + this.answers);
+		const share = Math.floor(announced / (1 + OTHERS_STALENESS * this.othersPerOwnCall));
+		return Math.min(Math.max(share, this.tailCall(announced, idle, share)), 1 + this.answers);
+	}
+
+	/**
+	 * At a window's end every client's share rounds down to nothing while a few calls are left, and each
+	 * would leave them to the others. A client with nothing in flight (its figure as fresh as it gets)
+	 * takes one of them, once per window, when one is left for each client: so the window fills, and a
+	 * figure grown stale by then costs at most one 429 per client and window.
+	 */
+	private tailCall(announced: number, idle: boolean, share: number): number {
+		return idle && share === 0 && !this.tailTaken && announced >= 1 + this.othersPerOwnCall ? 1 : 0;
+	}
+
+	/** A call was reserved out of `announced`; `idle` when none of this process's was in flight. */
+	reserved(announced: number, idle: boolean): void {
+		if (idle && Math.floor(announced / (1 + OTHERS_STALENESS * this.othersPerOwnCall)) === 0) this.tailTaken = true;
 	}
 
 	/** Other clients' calls per own call in this window. */

@@ -163,6 +163,7 @@ export class RateBudget {
 				// A call in flight may have been answered from the next window meanwhile: that answer stands.
 				if (this.windowEnd() === windowEnd) this.startNextWindow();
 			}
+			this.others.reserved(this.announced(), state.inFlight === 0);
 			if (state.remaining !== undefined) state.remaining -= 1;
 			state.inFlight += 1;
 			return { waitedMs: waited, window: this.window };
@@ -174,8 +175,13 @@ export class RateBudget {
 	 * the other clients of the key taking theirs.
 	 */
 	private share(): number {
+		return this.others.share(this.announced(), this.state.inFlight === 0);
+	}
+
+	/** The count the share is taken from: the lowest remaining announced in this window, or the budget's own count. */
+	private announced(): number {
 		const { lowestAnnounced, remaining, inFlight } = this.state;
-		return this.others.share(lowestAnnounced ?? (remaining ?? 0) + inFlight, inFlight === 0);
+		return lowestAnnounced ?? (remaining ?? 0) + inFlight;
 	}
 
 	/** Resolves at the next answer or given-back reservation; rejects as `pause` does when the execution is cancelled. */
