@@ -62,6 +62,14 @@ describe('the estimate of the other clients', () => {
 		expect(estimate.share(2, true)).toBe(1);
 	});
 
+	it('keeps its call at the end of the window when its first call went out before anything of the window was known', () => {
+		const estimate = openWindow();
+		// The first call of a budget goes out with no count known (0 announced).
+		estimate.reserved(0, true);
+		ownCalls(estimate, 40, 19, 2);
+		expect(estimate.share(2, true)).toBe(1);
+	});
+
 	it('counts the others afresh in each window, so the whole window is the process\'s again when they stop', () => {
 		const estimate = openWindow();
 		ownCalls(estimate, 100, 4, 3);

@@ -62,8 +62,12 @@ export class OthersEstimate {
 	 * taking theirs in proportion to their calls so far. Alone it is all of them, once the window is open.
 	 */
 	share(announced: number, idle = false): number {
-		const share = Math.floor(announced / (1 + OTHERS_STALENESS * this.othersPerOwnCall));
-		return Math.min(Math.max(share, this.tailCall(announced, idle, share)), 1 + this.answers);
+		return Math.min(Math.max(this.inProportion(announced), this.tailCall(announced, idle)), 1 + this.answers);
+	}
+
+	/** Its part of `announced`, with room for the others' calls in flight and as many again. */
+	private inProportion(announced: number): number {
+		return Math.floor(announced / (1 + OTHERS_STALENESS * this.othersPerOwnCall));
 	}
 
 	/**
@@ -72,13 +76,14 @@ export class OthersEstimate {
 	 * takes one of them, once per window, when one is left for each client: so the window fills, and a
 	 * figure grown stale by then costs at most one 429 per client and window.
 	 */
-	private tailCall(announced: number, idle: boolean, share: number): number {
-		return idle && share === 0 && !this.tailTaken && announced >= 1 + this.othersPerOwnCall ? 1 : 0;
+	private tailCall(announced: number, idle: boolean): number {
+		const oneEach = announced >= 1 + this.othersPerOwnCall;
+		return idle && !this.tailTaken && oneEach && this.inProportion(announced) === 0 ? 1 : 0;
 	}
 
 	/** A call was reserved out of `announced`; `idle` when none of this process's was in flight. */
 	reserved(announced: number, idle: boolean): void {
-		if (idle && Math.floor(announced / (1 + OTHERS_STALENESS * this.othersPerOwnCall)) === 0) this.tailTaken = true;
+		if (this.tailCall(announced, idle) === 1) this.tailTaken = true;
 	}
 
 	/** Other clients' calls per own call in this window. */
