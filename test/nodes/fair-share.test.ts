@@ -8,15 +8,25 @@ import { RateBudget, type Reservation } from '../../nodes/Prospecting/transport/
 import { onControlledClock } from '../helpers/clock';
 
 /** An estimate of a window already open (enough answers that the gradual opening does not limit it). */
-function openWindow(): OthersEstimate {
-	const estimate = new OthersEstimate();
+function openWindow(estimate = new OthersEstimate()): OthersEstimate {
 	for (let i = 0; i < 100; i++) estimate.answered();
 	return estimate;
+}
+
+/** The next window, already open. */
+function nextWindow(estimate: OthersEstimate): void {
+	estimate.turn();
+	openWindow(estimate);
 }
 
 /** This process's calls of one window, each answered in turn with the count falling by `perCall` per own call. */
 function ownCalls(estimate: OthersEstimate, limit: number, calls: number, perCall: number): void {
 	for (let order = 1; order <= calls; order++) estimate.observe(limit, limit - order * perCall);
+}
+
+/** Near a window's end beside one other client: 38 of 40 counted, half of them this process's, 2 left. */
+function nearEndWithOneOther(estimate: OthersEstimate): void {
+	ownCalls(estimate, 40, 19, 2);
 }
 
 describe('the estimate of the other clients', () => {
@@ -47,7 +57,7 @@ describe('the estimate of the other clients', () => {
 
 	it('takes one of the last calls of a window, once, when nothing of its own is in flight and one is left for each client', () => {
 		const estimate = openWindow();
-		ownCalls(estimate, 40, 19, 2);
+		nearEndWithOneOther(estimate);
 		expect(estimate.othersPerOwnCall).toBe(1);
 		// Its share of 2 left rounds down to nothing; with a call of its own still out it waits for that answer.
 		expect(estimate.share(2)).toBe(0);
@@ -56,9 +66,8 @@ describe('the estimate of the other clients', () => {
 		expect(estimate.share(1, true)).toBe(0);
 		estimate.reserved(2, true);
 		expect(estimate.share(2, true)).toBe(0);
-		estimate.turn();
-		for (let i = 0; i < 100; i++) estimate.answered();
-		ownCalls(estimate, 40, 19, 2);
+		nextWindow(estimate);
+		nearEndWithOneOther(estimate);
 		expect(estimate.share(2, true)).toBe(1);
 	});
 
@@ -66,7 +75,7 @@ describe('the estimate of the other clients', () => {
 		const estimate = openWindow();
 		// The first call of a budget goes out with no count known (0 announced).
 		estimate.reserved(0, true);
-		ownCalls(estimate, 40, 19, 2);
+		nearEndWithOneOther(estimate);
 		expect(estimate.share(2, true)).toBe(1);
 	});
 
@@ -74,8 +83,7 @@ describe('the estimate of the other clients', () => {
 		const estimate = openWindow();
 		ownCalls(estimate, 100, 4, 3);
 		expect(estimate.share(88)).toBeLessThan(88);
-		estimate.turn();
-		for (let i = 0; i < 100; i++) estimate.answered();
+		nextWindow(estimate);
 		ownCalls(estimate, 100, 4, 1);
 		expect(estimate.share(96)).toBe(96);
 	});
