@@ -23,7 +23,7 @@ import { bootstrapN8n, type N8nInstance } from '../../scripts/lib/bootstrap';
 import { ensureCredential } from '../../scripts/lib/instance-setup';
 import { ensureN8nRuntime, repoRoot } from '../../scripts/lib/provision';
 import { FULL, type BenchConfig } from '../lib/config';
-import { executionCount } from '../lib/deliveries';
+import { executionCount, FINISHED, firstStartedBetween } from '../lib/deliveries';
 import { rateLimitFloor, type Floor } from '../lib/floor';
 import { postJson } from '../lib/http-post';
 import { round } from '../lib/measure';
@@ -85,6 +85,10 @@ interface SpikeCase {
 	completed: boolean;
 	wallMs: number;
 	postsAnsweredMs: number;
+	/** n8n's intake: from the first post to the start of the first execution (n8n's record), before the node runs at all. */
+	n8nIntakeMs: number | null;
+	/** From the first execution's start to the service's first call: n8n running that execution up to the node's first call. */
+	firstCallAfterStartMs: number | null;
 	writesNeeded: number;
 	floor: Floor;
 	ratioToFloor: number;
@@ -113,7 +117,6 @@ interface Context {
 	writeRequestMs: number;
 }
 
-const FINISHED = ['success', 'error', 'crashed', 'canceled'];
 const FAILED = ['error', 'crashed'];
 
 function processesOf(n8n: N8nInstance): Context['processes'] {
@@ -171,6 +174,7 @@ async function runCase(ctx: Context, kind: SpikeCase['kind'], people: number): P
 	const requests = await sandbox.requestSummary(0);
 	const wallMs = (requests.lastAt ?? startedAt) - startedAt;
 	const ratioToFloor = round(wallMs / floor.floorMs, 3);
+	const firstStartedAt = await firstStartedBetween(n8n.client, ctx.workflowId, startedAt, requests.lastAt ?? Date.now());
 	const leads = await leadsOutcome(sandbox, tag, people, ctx.routineId);
 	const writes = await windowsOutcome(sandbox, 'write', WINDOW_SECONDS);
 	const reads = await windowsOutcome(sandbox, 'read', WINDOW_SECONDS);
@@ -192,6 +196,8 @@ async function runCase(ctx: Context, kind: SpikeCase['kind'], people: number): P
 		completed,
 		wallMs,
 		postsAnsweredMs,
+		n8nIntakeMs: firstStartedAt === undefined ? null : firstStartedAt - startedAt,
+		firstCallAfterStartMs: firstStartedAt === undefined || requests.firstAt === null ? null : requests.firstAt - firstStartedAt,
 		writesNeeded,
 		floor,
 		ratioToFloor,
@@ -217,7 +223,8 @@ export function describeCase(c: SpikeCase): string {
 		`${c.deployment}, ${c.kind} ${c.posts} posts: leads ${c.leads.createdOnce}/${c.people} once, ${c.leads.createdTwiceOrMore} twice+, ${c.leads.missing} never; ` +
 		`${c.routineAdds} routine adds; ${c.executions.failed} failed executions${c.completed ? '' : ' (NOT all finished)'}; ` +
 		`${c.requests.tooMany} × 429 (max ${c.writes.max429PerWindow} per write window, ${c.reads.max429PerWindow} per read window); ` +
-		`${(c.wallMs / 1000).toFixed(1)} s = ${c.ratioToFloor} × write floor ${(c.floor.floorMs / 1000).toFixed(1)} s; peak RSS ${memory}; load ${c.loadBefore}→${c.loadAfter}`
+		`${(c.wallMs / 1000).toFixed(1)} s = ${c.ratioToFloor} × write floor ${(c.floor.floorMs / 1000).toFixed(1)} s; ` +
+		`n8n intake ${c.n8nIntakeMs ?? '?'} ms, first call ${c.firstCallAfterStartMs ?? '?'} ms after; peak RSS ${memory}; load ${c.loadBefore}→${c.loadAfter}`
 	);
 }
 

@@ -71,6 +71,17 @@ describe('the estimate of the other clients', () => {
 		expect(estimate.share(2, true)).toBe(1);
 	});
 
+	it('counts the others as whole clients at the end of a window, so two clients at unequal paces still fill it', () => {
+		const slower = openWindow();
+		// 38 of 40 counted, 18 of them this process's: the other client sent 20, a little faster.
+		slower.observe(40, 2);
+		ownCalls(slower, 40, 17, 2);
+		expect(slower.othersPerOwnCall).toBeCloseTo(20 / 18);
+		// 2 left, one for each of the two clients: the last but one is this process's to take.
+		expect(slower.share(2, true)).toBe(1);
+		expect(slower.share(1, true)).toBe(0);
+	});
+
 	it('keeps its call at the end of the window when its first call went out before anything of the window was known', () => {
 		const estimate = openWindow();
 		// The first call of a budget goes out with no count known (0 announced).

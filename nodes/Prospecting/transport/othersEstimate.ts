@@ -77,13 +77,22 @@ export class OthersEstimate {
 	 * figure grown stale by then costs at most one 429 per client and window.
 	 */
 	private tailCall(announced: number, idle: boolean): number {
-		const oneEach = announced >= 1 + this.othersPerOwnCall;
+		const oneEach = announced >= 1 + this.otherClients;
 		return idle && !this.tailTaken && oneEach && this.inProportion(announced) === 0 ? 1 : 0;
 	}
 
 	/** A call was reserved out of `announced`; `idle` when none of this process's was in flight. */
 	reserved(announced: number, idle: boolean): void {
 		if (this.tailCall(announced, idle) === 1) this.tailTaken = true;
+	}
+
+	/**
+	 * How many other clients share the key: their calls per own call, rounded, as clients at equal paces
+	 * make one each per own call. Unrounded, of two clients the slower would count more than one other and
+	 * leave the last call of every window to the faster, whose fresher figure shows one left, not one each.
+	 */
+	private get otherClients(): number {
+		return Math.round(this.othersPerOwnCall);
 	}
 
 	/** Other clients' calls per own call in this window. */
