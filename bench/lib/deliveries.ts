@@ -61,16 +61,18 @@ export const forgedSignatureHeaders = (body: string | Buffer) => signatureHeader
 /** n8n's names of the states an execution ends in. */
 export const FINISHED = ['success', 'error', 'crashed', 'canceled'];
 
-/** A workflow's executions; with `status`, only those in one of these states (n8n's names: success, error, ...). */
-export async function executionCount(client: N8nClient, workflowId: string, status?: string[]): Promise<number> {
-	const filter = encodeURIComponent(JSON.stringify(status ? { workflowId, status } : { workflowId }));
-	return (await client.request<{ count: number }>('GET', `/rest/executions?filter=${filter}&limit=1`)).count;
-}
-
-/** How many of a workflow's finished executions n8n started between two times (epoch ms, both included). */
-async function startedBetween(client: N8nClient, workflowId: string, from: number, to: number): Promise<number> {
-	const range = { workflowId, status: FINISHED, startedAfter: new Date(from).toISOString(), startedBefore: new Date(to).toISOString() };
-	const filter = encodeURIComponent(JSON.stringify(range));
+/**
+ * A workflow's executions; with `status`, only those in one of these states (n8n's names: success, error, ...); with
+ * `started`, only those n8n started between two times (epoch ms, both included).
+ */
+export async function executionCount(
+	client: N8nClient,
+	workflowId: string,
+	status?: string[],
+	started?: { from: number; to: number },
+): Promise<number> {
+	const range = started && { startedAfter: new Date(started.from).toISOString(), startedBefore: new Date(started.to).toISOString() };
+	const filter = encodeURIComponent(JSON.stringify({ workflowId, ...(status && { status }), ...range }));
 	return (await client.request<{ count: number }>('GET', `/rest/executions?filter=${filter}&limit=1`)).count;
 }
 
@@ -79,11 +81,11 @@ async function startedBetween(client: N8nClient, workflowId: string, from: numbe
  * 10 ms), or undefined when it started none. n8n lists executions newest first, so the earliest is found by halving.
  */
 export async function firstStartedBetween(client: N8nClient, workflowId: string, from: number, to: number): Promise<number | undefined> {
-	if ((await startedBetween(client, workflowId, from, to)) === 0) return undefined;
+	if ((await executionCount(client, workflowId, FINISHED, { from, to })) === 0) return undefined;
 	let [none, some] = [from - 1, to];
 	while (some - none > 10) {
 		const middle = Math.floor((none + some) / 2);
-		if ((await startedBetween(client, workflowId, from, middle)) > 0) some = middle;
+		if ((await executionCount(client, workflowId, FINISHED, { from, to: middle })) > 0) some = middle;
 		else none = middle;
 	}
 	return some;
