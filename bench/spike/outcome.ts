@@ -1,5 +1,6 @@
 /** What a spike left behind in the service: leads per person, routine adds, 429s per window. */
 import type { SandboxProcess } from '../lib/sandbox-client';
+import type { ProxiedCall } from '../lib/worker-proxies';
 import { rebuildWindows, type WindowCount } from '../queue-mode/run';
 
 export interface LeadsOutcome {
@@ -59,4 +60,38 @@ export async function windowsOutcome(sandbox: SandboxProcess, kind: 'read' | 'wr
 		tooMany: windows.reduce((sum, window) => sum + window.tooMany, 0),
 		max429PerWindow: Math.max(0, ...windows.map((window) => window.tooMany)),
 	};
+}
+
+/** Refusals per worker and window, from the calls each worker's proxy saw (bench/lib/worker-proxies.ts). */
+export interface PerWorkerRefusals {
+	/** Refusals of each worker, all windows of both kinds together. */
+	perWorker: number[];
+	/** The most 429s any one worker drew in one window of reads or of writes: the target is at most 1. */
+	mostInOneWindow: number;
+}
+
+/**
+ * Windows are rebuilt from the proxies' own times, as the sandbox counts them (one opens at the first call after the
+ * previous one closed), one series for reads and one for writes; each refusal is then counted for the worker that sent it.
+ */
+export function perWorkerRefusals(calls: ProxiedCall[], workers: number, windowSeconds: number): PerWorkerRefusals {
+	const perWorker = Array.from({ length: workers }, () => 0);
+	let mostInOneWindow = 0;
+	for (const read of [true, false]) {
+		const ofKind = calls.filter((call) => (call.method === 'GET' || call.method === 'HEAD') === read);
+		let windowStart = -Infinity;
+		let inWindow = new Map<number, number>();
+		for (const call of ofKind) {
+			if (call.at >= windowStart + windowSeconds * 1000) {
+				windowStart = call.at;
+				inWindow = new Map();
+			}
+			if (call.status !== 429) continue;
+			perWorker[call.worker] += 1;
+			const drawn = (inWindow.get(call.worker) ?? 0) + 1;
+			inWindow.set(call.worker, drawn);
+			mostInOneWindow = Math.max(mostInOneWindow, drawn);
+		}
+	}
+	return { perWorker, mostInOneWindow };
 }

@@ -30,10 +30,11 @@ import { round } from '../lib/measure';
 import { benchResultsFile } from '../lib/results-files';
 import { SandboxProcess, type RequestSummary } from '../lib/sandbox-client';
 import { stopTogether } from '../lib/stop-together';
+import { startWorkerProxies, type WorkerProxies } from '../lib/worker-proxies';
 import { measureWriteRequestTime } from '../scenarios/request-time';
 import { leadCaptureWorkflow } from './lead-capture-workflow';
 import { sampleMemory, type MemoryPeaks } from './memory';
-import { leadsOutcome, personEmail, personName, routineAdds, windowsOutcome, type LeadsOutcome, type WindowsOutcome } from './outcome';
+import { leadsOutcome, perWorkerRefusals, personEmail, personName, routineAdds, windowsOutcome, type LeadsOutcome, type PerWorkerRefusals, type WindowsOutcome } from './outcome';
 
 const DEPLOYMENTS = {
 	single: undefined,
@@ -98,6 +99,8 @@ interface SpikeCase {
 	requests: RequestSummary;
 	writes: WindowsOutcome;
 	reads: WindowsOutcome;
+	/** Queue mode: refusals per worker, from each worker's own proxy. */
+	workerRefusals?: PerWorkerRefusals;
 	memory: MemoryPeaks;
 	loadBefore: number;
 	loadAfter: number;
@@ -115,6 +118,8 @@ interface Context {
 	workflowId: string;
 	routineId: string;
 	writeRequestMs: number;
+	/** Queue mode: the workers' proxies, which tell whose call each refusal was. */
+	proxies?: WorkerProxies;
 }
 
 const FAILED = ['error', 'crashed'];
@@ -143,6 +148,7 @@ async function sendPosts(url: string, tag: string, people: number, double: boole
 async function runCase(ctx: Context, kind: SpikeCase['kind'], people: number): Promise<SpikeCase> {
 	const { sandbox, n8n } = ctx;
 	await sandbox.reset();
+	ctx.proxies?.clear();
 	await sandbox.setRateLimit({ enabled: true, windowSeconds: WINDOW_SECONDS, readLimit: READ_LIMIT, writeLimit: WRITE_LIMIT });
 	// The node's budgets remember the previous case's window; let it end on their clocks too.
 	await sleep(WINDOW_SECONDS * 1000 + 1500);
@@ -182,10 +188,13 @@ async function runCase(ctx: Context, kind: SpikeCase['kind'], people: number): P
 	const completed = finished >= posts;
 	const intact = completed && postsRefused === 0 && failed === 0 && leads.createdOnce === people && leads.inRoutine === people;
 	const max429 = Math.max(writes.max429PerWindow, reads.max429PerWindow);
+	const workerRefusals = workers && ctx.proxies ? perWorkerRefusals(ctx.proxies.calls(), workers, WINDOW_SECONDS) : undefined;
+	// Per worker when the proxies tell; otherwise no window may draw more refusals than there are workers.
+	const withinOnePerWorker = workerRefusals ? workerRefusals.mostInOneWindow <= 1 : max429 <= (workers ?? 0);
 	const met = double
 		? intact
 		: workers
-		? intact && max429 <= workers && ratioToFloor <= 1.1
+		? intact && withinOnePerWorker && ratioToFloor <= 1.1
 		: intact && requests.tooMany === 0 && ratioToFloor <= 1.05;
 	return {
 		deployment: ctx.name,
@@ -207,6 +216,7 @@ async function runCase(ctx: Context, kind: SpikeCase['kind'], people: number): P
 		requests,
 		writes,
 		reads,
+		workerRefusals,
 		memory: peaks,
 		loadBefore: round(loadBefore, 2),
 		loadAfter: round(loadAfter, 2),
@@ -222,7 +232,8 @@ export function describeCase(c: SpikeCase): string {
 	return (
 		`${c.deployment}, ${c.kind} ${c.posts} posts: leads ${c.leads.createdOnce}/${c.people} once, ${c.leads.createdTwiceOrMore} twice+, ${c.leads.missing} never; ` +
 		`${c.routineAdds} routine adds; ${c.executions.failed} failed executions${c.completed ? '' : ' (NOT all finished)'}; ` +
-		`${c.requests.tooMany} × 429 (max ${c.writes.max429PerWindow} per write window, ${c.reads.max429PerWindow} per read window); ` +
+		`${c.requests.tooMany} × 429 (max ${c.writes.max429PerWindow} per write window, ${c.reads.max429PerWindow} per read window` +
+		`${c.workerRefusals ? `; per worker ${c.workerRefusals.perWorker.join('/')}, most to one worker in a window ${c.workerRefusals.mostInOneWindow}` : ''}); ` +
 		`${(c.wallMs / 1000).toFixed(1)} s = ${c.ratioToFloor} × write floor ${(c.floor.floorMs / 1000).toFixed(1)} s; ` +
 		`n8n intake ${c.n8nIntakeMs ?? '?'} ms, first call ${c.firstCallAfterStartMs ?? '?'} ms after; peak RSS ${memory}; load ${c.loadBefore}→${c.loadAfter}`
 	);
@@ -237,6 +248,7 @@ async function main(): Promise<void> {
 
 	let n8n: N8nInstance | undefined;
 	let sandbox: SandboxProcess | undefined;
+	let proxies: WorkerProxies | undefined;
 	const { stopAll, removeInterruptHandlers } = stopTogether(() => ({ n8n, sandbox }));
 
 	const cases: SpikeCase[] = [];
@@ -269,13 +281,16 @@ async function main(): Promise<void> {
 		const routineId = (await sandbox.call<Array<{ id: string }>>('routines'))[0].id;
 
 		for (const [index, name] of args.deployments.entries()) {
-			n8n = await bootstrapN8n({ runDir: path.join(benchRoot, name), build: index === 0, queue: DEPLOYMENTS[name], logLevel: 'warn', say: log });
+			const queue = DEPLOYMENTS[name];
+			proxies = queue ? await startWorkerProxies(queue.workers) : undefined;
+			const workerEnv = proxies?.urls.map((url) => ({ HTTP_PROXY: url, http_proxy: url }));
+			n8n = await bootstrapN8n({ runDir: path.join(benchRoot, name), build: index === 0, queue: queue && { ...queue, workerEnv }, logLevel: 'warn', say: log });
 			starts[name] = n8n.startSeconds;
 			log(`${name}: n8n ready in ${n8n.startSeconds} s`);
 			const credential = await ensureCredential(n8n.client, { baseUrl: sandbox.url, apiKey: sandbox.apiKey, rateLimitWindowSeconds: WINDOW_SECONDS });
 			const stored = await n8n.client.createWorkflow(leadCaptureWorkflow(WEBHOOK_PATH, credential, routineId));
 			await n8n.client.activateWorkflow(stored.id, stored.versionId);
-			const ctx: Context = { name, n8n, processes: processesOf(n8n), sandbox, workflowId: stored.id, routineId, writeRequestMs };
+			const ctx: Context = { name, n8n, processes: processesOf(n8n), sandbox, workflowId: stored.id, routineId, writeRequestMs, proxies };
 			const plan: Array<[SpikeCase['kind'], number]> = args.posts.map((n) => ['spike', n]);
 			if (name === 'single' && args.double > 0) plan.push(['double-submit', args.double]);
 			for (const [kind, people] of plan) {
@@ -286,9 +301,12 @@ async function main(): Promise<void> {
 			}
 			await n8n.stop();
 			n8n = undefined;
+			await proxies?.stop();
+			proxies = undefined;
 		}
 	} finally {
 		await stopAll();
+		await proxies?.stop();
 		removeInterruptHandlers();
 	}
 	save();

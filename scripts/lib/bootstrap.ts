@@ -29,7 +29,7 @@ export interface BootstrapOptions {
 	/** Run `npm run build` first; the shell wrappers of the demo and the e2e suite have built already. */
 	build?: boolean;
 	/** Queue mode (PostgreSQL and Redis on loopback); one process when absent. */
-	queue?: { workers?: number; workerConcurrency?: number };
+	queue?: { workers?: number; workerConcurrency?: number; workerEnv?: Array<Record<string, string>> };
 	/** Port of the editor and REST API; a free one by default. */
 	port?: number;
 	/** Fixed when a kept user folder must still decrypt its credentials; random by default. */

@@ -41,6 +41,8 @@ export interface QueueDeploymentOptions {
 	logLevel?: 'error' | 'warn' | 'info' | 'debug';
 	/** More settings for every process (a setting a benchmark compares). */
 	env?: Record<string, string>;
+	/** More settings for each worker, in order (what a benchmark tells the workers apart by). */
+	workerEnv?: Array<Record<string, string>>;
 	say?: (text: string) => void;
 }
 
@@ -140,6 +142,7 @@ export async function startQueueDeployment(options: QueueDeploymentOptions): Pro
 						N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
 						N8N_EVENTBUS_LOGWRITER_LOGBASENAME: `n8nEventLog-${index + 1}`,
 						...(options.workerConcurrency ? { N8N_CONCURRENCY_PRODUCTION_LIMIT: String(options.workerConcurrency) } : {}),
+						...options.workerEnv?.[index],
 					},
 				});
 			}),
