@@ -9,8 +9,10 @@
  * at once (a double click during a spike: the writes queue behind the budget, so the two searches can both run first).
  *
  * Per case: leads per person (once, twice or more, never: the sandbox's store), routine adds (the sandbox's log),
- * failed executions (n8n's executions API), 429s per window (windows rebuilt from the sandbox's log), time from the
- * first post to the service's last answer ÷ the write floor (bench/lib/floor.ts), peak RSS of every n8n process.
+ * failed executions (n8n's executions API), 429s per window (windows rebuilt from the sandbox's log) and in queue
+ * mode per worker (each worker sends through its own proxy, bench/lib/worker-proxies.ts), n8n's intake (first post to
+ * the first execution's start), time from the first post to the service's last answer ÷ the write floor
+ * (bench/lib/floor.ts), peak RSS of every n8n process.
  * Writes bench/results/results.spike.json after every case, so a stopped run keeps what it measured.
  */
 import { execFile } from 'node:child_process';
