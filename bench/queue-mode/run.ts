@@ -92,19 +92,29 @@ export interface QueueFigure {
 	loadAfter: number;
 }
 
-/** Windows as the sandbox counts them: fixed, each opened by the first call after the previous one closed. */
+/** The window of each call (0, 1, ...) as the sandbox counts them: fixed, each opened by the first call after the previous one closed. */
+export function windowIndexes(calls: Array<{ at: number }>, windowMs: number): number[] {
+	let index = -1;
+	let opened = -Infinity;
+	return calls.map((call) => {
+		if (call.at >= opened + windowMs) {
+			index += 1;
+			opened = call.at;
+		}
+		return index;
+	});
+}
+
+/** Windows as the sandbox counts them, with their calls and refusals. */
 export function rebuildWindows(calls: Array<{ at: number; status: number }>, windowMs: number): WindowCount[] {
 	const windows: WindowCount[] = [];
-	let current: WindowCount | undefined;
 	const first = calls[0]?.at ?? 0;
-	for (const call of calls) {
-		if (!current || call.at >= first + current.startMs + windowMs) {
-			current = { startMs: call.at - first, calls: 0, tooMany: 0 };
-			windows.push(current);
-		}
-		current.calls++;
-		if (call.status === 429) current.tooMany++;
-	}
+	windowIndexes(calls, windowMs).forEach((index, i) => {
+		const call = calls[i];
+		const window = (windows[index] ??= { startMs: call.at - first, calls: 0, tooMany: 0 });
+		window.calls++;
+		if (call.status === 429) window.tooMany++;
+	});
 	return windows;
 }
 

@@ -1,7 +1,8 @@
 /** What a spike left behind in the service: leads per person, routine adds, 429s per window. */
 import type { SandboxProcess } from '../lib/sandbox-client';
 import type { ProxiedCall } from '../lib/worker-proxies';
-import { rebuildWindows, type WindowCount } from '../queue-mode/run';
+import { callKind } from '../../nodes/Prospecting/transport/rateLimiter';
+import { rebuildWindows, windowIndexes, type WindowCount } from '../queue-mode/run';
 
 export interface LeadsOutcome {
 	people: number;
@@ -71,27 +72,21 @@ export interface PerWorkerRefusals {
 }
 
 /**
- * Windows are rebuilt from the proxies' own times, as the sandbox counts them (one opens at the first call after the
- * previous one closed), one series for reads and one for writes; each refusal is then counted for the worker that sent it.
+ * Windows are rebuilt from the proxies' own times as the sandbox counts them, one series for reads and one for writes
+ * (the node's own rule for which budget a call spends); each refusal is then counted for the worker that sent it.
  */
 export function perWorkerRefusals(calls: ProxiedCall[], workers: number, windowSeconds: number): PerWorkerRefusals {
 	const perWorker = Array.from({ length: workers }, () => 0);
-	let mostInOneWindow = 0;
-	for (const read of [true, false]) {
-		const ofKind = calls.filter((call) => (call.method === 'GET' || call.method === 'HEAD') === read);
-		let windowStart = -Infinity;
-		let inWindow = new Map<number, number>();
-		for (const call of ofKind) {
-			if (call.at >= windowStart + windowSeconds * 1000) {
-				windowStart = call.at;
-				inWindow = new Map();
-			}
-			if (call.status !== 429) continue;
-			perWorker[call.worker] += 1;
-			const drawn = (inWindow.get(call.worker) ?? 0) + 1;
-			inWindow.set(call.worker, drawn);
-			mostInOneWindow = Math.max(mostInOneWindow, drawn);
-		}
+	const inOneWindow = new Map<string, number>();
+	for (const kind of ['read', 'write'] as const) {
+		const ofKind = calls.filter((call) => callKind(call.method) === kind);
+		windowIndexes(ofKind, windowSeconds * 1000).forEach((window, i) => {
+			const { worker, status } = ofKind[i];
+			if (status !== 429) return;
+			perWorker[worker] += 1;
+			const key = `${kind} ${window} ${worker}`;
+			inOneWindow.set(key, (inOneWindow.get(key) ?? 0) + 1);
+		});
 	}
-	return { perWorker, mostInOneWindow };
+	return { perWorker, mostInOneWindow: Math.max(0, ...inOneWindow.values()) };
 }
