@@ -6,6 +6,7 @@
 import { OthersEstimate } from '../../nodes/Prospecting/transport/othersEstimate';
 import { RateBudget, type Reservation } from '../../nodes/Prospecting/transport/rateLimiter';
 import { onControlledClock } from '../helpers/clock';
+import { spikeAcrossWorkers } from '../helpers/spike-model';
 
 /** An estimate of a window already open (enough answers that the gradual opening does not limit it). */
 function openWindow(estimate = new OthersEstimate()): OthersEstimate {
@@ -185,87 +186,11 @@ describe('several clients of one key in one window, each with its own budget', (
 	});
 });
 
-/** A small deterministic generator, so the latencies of a run are the same every time. */
-function latencies(seed: number): () => number {
-	let state = seed;
-	return () => {
-		state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-		return 1 + (state % 6);
-	};
-}
-
-/**
- * The shape of a lead-capture spike in queue mode: several workers, each with its own budget and ten
- * executions of two writes each, against one counter whose fixed window opens at the first call after
- * the last one closed (as the service's). Each call reaches the service and its answer comes back after
- * a few milliseconds; a refused call waits as told and is sent again, so every call is served.
- */
-async function spikeAcrossWorkers(workers: number, executions: number) {
-	const limit = 40;
-	const windowMs = 1000;
-	const latency = latencies(workers);
-	const trip = async () => await new Promise((resolve) => setTimeout(resolve, latency()));
-	let window = { start: -Infinity, count: 0, index: -1 };
-	const callsPerWindow: number[] = [];
-	/** The window in which the last execution started: until then every worker had calls waiting. */
-	let lastStartedIn = -1;
-	const refusedPerWorkerWindow = new Map<string, number>();
-	const served = new Map<string, number>();
-	let left = executions;
-	const serve = (worker: number) => {
-		const now = Date.now();
-		if (now >= window.start + windowMs) window = { start: now, count: 0, index: window.index + 1 };
-		const allowed = window.count < limit;
-		if (allowed) {
-			window.count += 1;
-			callsPerWindow[window.index] = window.count;
-		} else {
-			const key = `${worker}@${window.index}`;
-			refusedPerWorkerWindow.set(key, (refusedPerWorkerWindow.get(key) ?? 0) + 1);
-		}
-		const end = window.start + windowMs;
-		const headers: Record<string, string> = {
-			'x-ratelimit-limit': String(limit),
-			'x-ratelimit-remaining': String(limit - window.count),
-			'x-ratelimit-reset': String(end),
-		};
-		if (!allowed) headers['retry-after'] = String(Math.max(1, Math.ceil((end - now) / 1000)));
-		return { status: allowed ? 200 : 429, headers };
-	};
-	const worker = async (index: number) => {
-		const budget = new RateBudget();
-		budget.windowMs = windowMs;
-		const call = async (name: string) => {
-			for (;;) {
-				const reservation = await budget.acquire();
-				await trip();
-				const { status, headers } = serve(index);
-				await trip();
-				budget.release(headers, status, reservation);
-				if (status === 200) break;
-				await new Promise((resolve) => setTimeout(resolve, Number(headers['retry-after']) * 1000));
-			}
-			served.set(name, (served.get(name) ?? 0) + 1);
-		};
-		const slot = async () => {
-			while (left > 0) {
-				const execution = left--;
-				if (left === 0) lastStartedIn = window.index;
-				await call(`${execution} create`);
-				await call(`${execution} add`);
-			}
-		};
-		await Promise.all(Array.from({ length: 10 }, slot));
-	};
-	await Promise.all(Array.from({ length: workers }, async (_, index) => await worker(index)));
-	return { served, callsPerWindow, lastStartedIn, mostRefusedInOneWindow: Math.max(0, ...refusedPerWorkerWindow.values()) };
-}
-
 describe('a spike across workers of one key, ten executions each, against one counter', () => {
 	it.each([1, 2, 4, 8])(
 		'%i worker(s) get every call served once with at most one 429 per worker in any window',
 		async (workers) => {
-			const { result } = await onControlledClock(async () => await spikeAcrossWorkers(workers, 80));
+			const { result } = await onControlledClock(async () => await spikeAcrossWorkers({ workers, executions: 80 }));
 			const { served, mostRefusedInOneWindow } = result;
 			expect(served.size).toBe(160);
 			expect([...served.values()].every((times) => times === 1)).toBe(true);
@@ -275,14 +200,14 @@ describe('a spike across workers of one key, ten executions each, against one co
 	);
 
 	it('a worker alone fills every window: the spike takes no more windows than its calls need', async () => {
-		const { result } = await onControlledClock(async () => await spikeAcrossWorkers(1, 80));
+		const { result } = await onControlledClock(async () => await spikeAcrossWorkers({ workers: 1, executions: 80 }));
 		expect(result.callsPerWindow).toEqual([40, 40, 40, 40]);
 	}, 30_000);
 
 	it.each([2, 4])(
 		'%i workers leave less than half a call per other worker unused in a window, on average, while executions are still waiting to start',
 		async (workers) => {
-			const { result } = await onControlledClock(async () => await spikeAcrossWorkers(workers, 200));
+			const { result } = await onControlledClock(async () => await spikeAcrossWorkers({ workers, executions: 200 }));
 			const busy = result.callsPerWindow.slice(0, result.lastStartedIn);
 			expect(busy.length).toBeGreaterThanOrEqual(8);
 			const unusedPerWindow = busy.reduce((sum, calls) => sum + 40 - calls, 0) / busy.length;

@@ -1,0 +1,117 @@
+/**
+ * The shape of a lead-capture spike in queue mode, for the rate budget alone: several workers, each with its
+ * own budget and ten executions of two writes each, against one counter whose fixed window opens at the first
+ * call after the last one closed (as the service's). Each call reaches the service and its answer comes back
+ * after a seeded trip; a refused call waits as told and is sent again, so every call is served.
+ *
+ * Run it on the controlled clock (`onControlledClock`): the fair-share tests check it, and `npm run bench:model`
+ * reports it over many seeds, trip lengths and workers at unequal paces.
+ */
+import { RateBudget } from '../../nodes/Prospecting/transport/rateLimiter';
+
+export interface SpikeModelOptions {
+	workers: number;
+	executions: number;
+	/** The service's window; 1 s by default. */
+	windowMs?: number;
+	/** Calls per window; 40 by default. */
+	limit?: number;
+	/** Executions each worker runs at once (n8n's worker concurrency); 10 by default. */
+	concurrency?: number;
+	/** Shortest and longest trip each way in ms, whole numbers drawn evenly; 1-6 by default. */
+	tripMs?: [number, number];
+	/** Worker i's trips are (1 + slowerBy × i) times as long: workers at unequal paces; 0 by default. */
+	slowerBy?: number;
+	/** Seed of the trips; the number of workers by default. */
+	seed?: number;
+}
+
+export interface SpikeModelResult {
+	/** How many times each call ("<execution> create" / "<execution> add") was served. */
+	served: Map<string, number>;
+	/** Calls counted in each window. */
+	callsPerWindow: number[];
+	/** The window in which the last execution started: until then every worker had calls waiting. */
+	lastStartedIn: number;
+	/** 429s in all. */
+	refused: number;
+	/** The most 429s any one worker drew in one window. */
+	mostRefusedInOneWindow: number;
+}
+
+/** A small deterministic generator of whole numbers from `min` to `max`, so a run's trips are the same every time. */
+function trips(seed: number, [min, max]: [number, number]): () => number {
+	let state = seed;
+	return () => {
+		state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+		return min + (state % (max - min + 1));
+	};
+}
+
+export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<SpikeModelResult> {
+	const { workers, executions, windowMs = 1000, limit = 40, concurrency = 10, slowerBy = 0 } = options;
+	const nextTrip = trips(options.seed ?? workers, options.tripMs ?? [1, 6]);
+	const trip = async (worker: number) =>
+		await new Promise((resolve) => setTimeout(resolve, nextTrip() * (1 + slowerBy * worker)));
+	let window = { start: -Infinity, count: 0, index: -1 };
+	const callsPerWindow: number[] = [];
+	let lastStartedIn = -1;
+	let refused = 0;
+	const refusedPerWorkerWindow = new Map<string, number>();
+	const served = new Map<string, number>();
+	let left = executions;
+	const serve = (worker: number) => {
+		const now = Date.now();
+		if (now >= window.start + windowMs) window = { start: now, count: 0, index: window.index + 1 };
+		const allowed = window.count < limit;
+		if (allowed) {
+			window.count += 1;
+			callsPerWindow[window.index] = window.count;
+		} else {
+			refused += 1;
+			const key = `${worker}@${window.index}`;
+			refusedPerWorkerWindow.set(key, (refusedPerWorkerWindow.get(key) ?? 0) + 1);
+		}
+		const end = window.start + windowMs;
+		const headers: Record<string, string> = {
+			'x-ratelimit-limit': String(limit),
+			'x-ratelimit-remaining': String(limit - window.count),
+			'x-ratelimit-reset': String(end),
+		};
+		if (!allowed) headers['retry-after'] = String(Math.max(1, Math.ceil((end - now) / 1000)));
+		return { status: allowed ? 200 : 429, headers };
+	};
+	const worker = async (index: number) => {
+		const budget = new RateBudget();
+		budget.windowMs = windowMs;
+		const call = async (name: string) => {
+			for (;;) {
+				const reservation = await budget.acquire();
+				await trip(index);
+				const { status, headers } = serve(index);
+				await trip(index);
+				budget.release(headers, status, reservation);
+				if (status === 200) break;
+				await new Promise((resolve) => setTimeout(resolve, Number(headers['retry-after']) * 1000));
+			}
+			served.set(name, (served.get(name) ?? 0) + 1);
+		};
+		const slot = async () => {
+			while (left > 0) {
+				const execution = left--;
+				if (left === 0) lastStartedIn = window.index;
+				await call(`${execution} create`);
+				await call(`${execution} add`);
+			}
+		};
+		await Promise.all(Array.from({ length: concurrency }, slot));
+	};
+	await Promise.all(Array.from({ length: workers }, async (_, index) => await worker(index)));
+	return {
+		served,
+		callsPerWindow,
+		lastStartedIn,
+		refused,
+		mostRefusedInOneWindow: Math.max(0, ...refusedPerWorkerWindow.values()),
+	};
+}
