@@ -199,6 +199,18 @@ describe('a spike across workers of one key, ten executions each, against one co
 		30_000,
 	);
 
+	it.each([2, 4])(
+		'%i workers at unequal paces (one\'s trips up to twice another\'s) still get every call served once',
+		async (workers) => {
+			const { result } = await onControlledClock(
+				async () => await spikeAcrossWorkers({ workers, executions: 80, tripMs: [10, 60], slowerBy: 1 / (workers - 1) }),
+			);
+			expect(result.served.size).toBe(160);
+			expect([...result.served.values()].every((times) => times === 1)).toBe(true);
+		},
+		30_000,
+	);
+
 	it('a worker alone fills every window: the spike takes no more windows than its calls need', async () => {
 		const { result } = await onControlledClock(async () => await spikeAcrossWorkers({ workers: 1, executions: 80 }));
 		expect(result.callsPerWindow).toEqual([40, 40, 40, 40]);
