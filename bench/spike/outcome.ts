@@ -90,3 +90,18 @@ export function perWorkerRefusals(calls: ProxiedCall[], workers: number, windowS
 	}
 	return { perWorker, mostInOneWindow: Math.max(0, ...inOneWindow.values()) };
 }
+
+/**
+ * The write calls each worker had counted (not refused) in each write window, from the proxies' times as the sandbox
+ * counts them: who used a window's calls, and whose calls were missing from a window left part-filled.
+ */
+export function perWorkerWrites(calls: ProxiedCall[], workers: number, windowSeconds: number): number[][] {
+	const writes = calls.filter((call) => callKind(call.method) === 'write');
+	const byWindow: number[][] = [];
+	windowIndexes(writes, windowSeconds * 1000).forEach((window, i) => {
+		const { worker, status } = writes[i];
+		const counts = (byWindow[window] ??= Array.from({ length: workers }, () => 0));
+		if (status !== 429) counts[worker] += 1;
+	});
+	return byWindow;
+}

@@ -36,7 +36,7 @@ import { startWorkerProxies, type WorkerProxies } from '../lib/worker-proxies';
 import { measureWriteRequestTime } from '../scenarios/request-time';
 import { leadCaptureWorkflow } from './lead-capture-workflow';
 import { sampleMemory, type MemoryPeaks } from './memory';
-import { leadsOutcome, perWorkerRefusals, personEmail, personName, routineAdds, windowsOutcome, type LeadsOutcome, type PerWorkerRefusals, type WindowsOutcome } from './outcome';
+import { leadsOutcome, perWorkerRefusals, perWorkerWrites, personEmail, personName, routineAdds, windowsOutcome, type LeadsOutcome, type PerWorkerRefusals, type WindowsOutcome } from './outcome';
 
 const DEPLOYMENTS = {
 	single: undefined,
@@ -103,6 +103,8 @@ interface SpikeCase {
 	reads: WindowsOutcome;
 	/** Queue mode: refusals per worker, from each worker's own proxy. */
 	workerRefusals?: PerWorkerRefusals;
+	/** Queue mode: each write window's counted calls per worker, from the proxies. */
+	workerWritesPerWindow?: number[][];
 	memory: MemoryPeaks;
 	loadBefore: number;
 	loadAfter: number;
@@ -191,6 +193,7 @@ async function runCase(ctx: Context, kind: SpikeCase['kind'], people: number): P
 	const intact = completed && postsRefused === 0 && failed === 0 && leads.createdOnce === people && leads.inRoutine === people;
 	const max429 = Math.max(writes.max429PerWindow, reads.max429PerWindow);
 	const workerRefusals = workers && ctx.proxies ? perWorkerRefusals(ctx.proxies.calls(), workers, WINDOW_SECONDS) : undefined;
+	const workerWritesPerWindow = workers && ctx.proxies ? perWorkerWrites(ctx.proxies.calls(), workers, WINDOW_SECONDS) : undefined;
 	// Per worker when the proxies tell; otherwise no window may draw more refusals than there are workers.
 	const withinOnePerWorker = workerRefusals ? workerRefusals.mostInOneWindow <= 1 : max429 <= (workers ?? 0);
 	const met = double
@@ -219,6 +222,7 @@ async function runCase(ctx: Context, kind: SpikeCase['kind'], people: number): P
 		writes,
 		reads,
 		workerRefusals,
+		workerWritesPerWindow,
 		memory: peaks,
 		loadBefore: round(loadBefore, 2),
 		loadAfter: round(loadAfter, 2),

@@ -1,11 +1,11 @@
 /**
  * The spike benchmark tells whose call each refusal was through one proxy per queue-mode worker, and counts the
- * refusals per worker and window from what the proxies saw.
+ * refusals per worker and window, and each window's writes per worker, from what the proxies saw.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { perWorkerRefusals } from '../../bench/spike/outcome';
+import { perWorkerRefusals, perWorkerWrites } from '../../bench/spike/outcome';
 import { startWorkerProxies, type ProxiedCall } from '../../bench/lib/worker-proxies';
 
 const call = (worker: number, at: number, status: number, method = 'POST'): ProxiedCall => ({ worker, at, method, status });
@@ -19,6 +19,23 @@ describe('refusals per worker and window', () => {
 	it('keeps reads and writes apart, as the service counts them', () => {
 		const calls = [call(0, 0, 429, 'GET'), call(0, 10, 429, 'POST'), call(1, 20, 200, 'GET')];
 		expect(perWorkerRefusals(calls, 2, 5)).toEqual({ perWorker: [2, 0], mostInOneWindow: 1 });
+	});
+});
+
+describe('write calls per worker and window', () => {
+	it('counts each worker\'s counted writes in each window, leaving out refusals and reads', () => {
+		const calls = [
+			call(0, 0, 201),
+			call(1, 10, 200),
+			call(1, 20, 429),
+			call(0, 30, 200, 'GET'),
+			call(1, 5_000, 201),
+			call(1, 5_010, 200),
+		];
+		expect(perWorkerWrites(calls, 2, 5)).toEqual([
+			[1, 1],
+			[0, 2],
+		]);
 	});
 });
 
