@@ -22,6 +22,11 @@ export interface SpikeModelOptions {
 	tripMs?: [number, number];
 	/** Worker i's trips are (1 + slowerBy × i) times as long: workers at unequal paces; 0 by default. */
 	slowerBy?: number;
+	/**
+	 * X-RateLimit-Reset as epoch ms (the window's exact end), or as epoch seconds rounded up, as the sandbox sends it
+	 * by default: then a worker that opens no window learns its end up to a second late. 'ms' by default.
+	 */
+	resetIn?: 'ms' | 's';
 	/** Seed of the trips; the number of workers by default. */
 	seed?: number;
 }
@@ -76,7 +81,7 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 		const headers: Record<string, string> = {
 			'x-ratelimit-limit': String(limit),
 			'x-ratelimit-remaining': String(limit - window.count),
-			'x-ratelimit-reset': String(end),
+			'x-ratelimit-reset': options.resetIn === 's' ? String(Math.ceil(end / 1000)) : String(end),
 		};
 		if (!allowed) headers['retry-after'] = String(Math.max(1, Math.ceil((end - now) / 1000)));
 		return { status: allowed ? 200 : 429, headers };
