@@ -91,17 +91,30 @@ export function perWorkerRefusals(calls: ProxiedCall[], workers: number, windowS
 	return { perWorker, mostInOneWindow: Math.max(0, ...inOneWindow.values()) };
 }
 
+/** Each write window as the workers' proxies saw it, per worker. */
+export interface PerWorkerWrites {
+	/** Calls each worker had counted (not refused) in each write window: who used a window's calls. */
+	counted: number[][];
+	/** When each worker's first write of the window came, in ms after the window opened (null: none came). */
+	firstAtMs: Array<Array<number | null>>;
+}
+
 /**
- * The write calls each worker had counted (not refused) in each write window, from the proxies' times as the sandbox
- * counts them: who used a window's calls, and whose calls were missing from a window left part-filled.
+ * Each write window per worker, from the proxies' times as the sandbox counts them: who used a window's calls, and
+ * whether a worker with few of them came late into the window or came early and sent few.
  */
-export function perWorkerWrites(calls: ProxiedCall[], workers: number, windowSeconds: number): number[][] {
+export function perWorkerWrites(calls: ProxiedCall[], workers: number, windowSeconds: number): PerWorkerWrites {
 	const writes = calls.filter((call) => callKind(call.method) === 'write');
-	const byWindow: number[][] = [];
+	const counted: number[][] = [];
+	const firstAtMs: Array<Array<number | null>> = [];
+	const openedAt: number[] = [];
 	windowIndexes(writes, windowSeconds * 1000).forEach((window, i) => {
-		const { worker, status } = writes[i];
-		const counts = (byWindow[window] ??= Array.from({ length: workers }, () => 0));
+		const { worker, status, at } = writes[i];
+		openedAt[window] ??= at;
+		const counts = (counted[window] ??= Array.from({ length: workers }, () => 0));
+		const firsts = (firstAtMs[window] ??= Array.from({ length: workers }, () => null));
 		if (status !== 429) counts[worker] += 1;
+		firsts[worker] ??= at - openedAt[window];
 	});
-	return byWindow;
+	return { counted, firstAtMs };
 }

@@ -36,7 +36,7 @@ import { startWorkerProxies, type WorkerProxies } from '../lib/worker-proxies';
 import { measureWriteRequestTime } from '../scenarios/request-time';
 import { leadCaptureWorkflow } from './lead-capture-workflow';
 import { sampleMemory, type MemoryPeaks } from './memory';
-import { leadsOutcome, perWorkerRefusals, perWorkerWrites, personEmail, personName, routineAdds, windowsOutcome, type LeadsOutcome, type PerWorkerRefusals, type WindowsOutcome } from './outcome';
+import { leadsOutcome, perWorkerRefusals, perWorkerWrites, personEmail, personName, routineAdds, windowsOutcome, type LeadsOutcome, type PerWorkerRefusals, type PerWorkerWrites, type WindowsOutcome } from './outcome';
 
 const DEPLOYMENTS = {
 	single: undefined,
@@ -103,8 +103,8 @@ interface SpikeCase {
 	reads: WindowsOutcome;
 	/** Queue mode: refusals per worker, from each worker's own proxy. */
 	workerRefusals?: PerWorkerRefusals;
-	/** Queue mode: each write window's counted calls per worker, from the proxies. */
-	workerWritesPerWindow?: number[][];
+	/** Queue mode: each write window per worker (calls counted, when its first came), from the proxies. */
+	workerWritesPerWindow?: PerWorkerWrites;
 	memory: MemoryPeaks;
 	loadBefore: number;
 	loadAfter: number;

@@ -23,7 +23,7 @@ describe('refusals per worker and window', () => {
 });
 
 describe('write calls per worker and window', () => {
-	it('counts each worker\'s counted writes in each window, leaving out refusals and reads', () => {
+	it('counts each worker\'s counted writes in each window, leaving out refusals and reads, and tells when its first came', () => {
 		const calls = [
 			call(0, 0, 201),
 			call(1, 10, 200),
@@ -32,10 +32,16 @@ describe('write calls per worker and window', () => {
 			call(1, 5_000, 201),
 			call(1, 5_010, 200),
 		];
-		expect(perWorkerWrites(calls, 2, 5)).toEqual([
-			[1, 1],
-			[0, 2],
-		]);
+		expect(perWorkerWrites(calls, 2, 5)).toEqual({
+			counted: [
+				[1, 1],
+				[0, 2],
+			],
+			firstAtMs: [
+				[0, 10],
+				[null, 0],
+			],
+		});
 	});
 });
 
