@@ -72,21 +72,25 @@ export interface PerWorkerRefusals {
 }
 
 /**
- * Windows are rebuilt from the proxies' own times as the sandbox counts them, one series for reads and one for writes
- * (the node's own rule for which budget a call spends); each refusal is then counted for the worker that sent it.
+ * The proxies' calls of one kind with the window each fell in, rebuilt from the proxies' own times as the sandbox
+ * counts them (reads and writes apart: the node's own rule for which budget a call spends).
  */
+function callsInWindows(calls: ProxiedCall[], kind: 'read' | 'write', windowSeconds: number): Array<{ call: ProxiedCall; window: number }> {
+	const ofKind = calls.filter((call) => callKind(call.method) === kind);
+	return windowIndexes(ofKind, windowSeconds * 1000).map((window, i) => ({ call: ofKind[i], window }));
+}
+
+/** Each refusal counted for the worker that sent it, window by window, reads and writes apart. */
 export function perWorkerRefusals(calls: ProxiedCall[], workers: number, windowSeconds: number): PerWorkerRefusals {
 	const perWorker = Array.from({ length: workers }, () => 0);
 	const inOneWindow = new Map<string, number>();
 	for (const kind of ['read', 'write'] as const) {
-		const ofKind = calls.filter((call) => callKind(call.method) === kind);
-		windowIndexes(ofKind, windowSeconds * 1000).forEach((window, i) => {
-			const { worker, status } = ofKind[i];
-			if (status !== 429) return;
-			perWorker[worker] += 1;
-			const key = `${kind} ${window} ${worker}`;
+		for (const { call, window } of callsInWindows(calls, kind, windowSeconds)) {
+			if (call.status !== 429) continue;
+			perWorker[call.worker] += 1;
+			const key = `${kind} ${window} ${call.worker}`;
 			inOneWindow.set(key, (inOneWindow.get(key) ?? 0) + 1);
-		});
+		}
 	}
 	return { perWorker, mostInOneWindow: Math.max(0, ...inOneWindow.values()) };
 }
@@ -104,17 +108,15 @@ export interface PerWorkerWrites {
  * whether a worker with few of them came late into the window or came early and sent few.
  */
 export function perWorkerWrites(calls: ProxiedCall[], workers: number, windowSeconds: number): PerWorkerWrites {
-	const writes = calls.filter((call) => callKind(call.method) === 'write');
 	const counted: number[][] = [];
 	const firstAtMs: Array<Array<number | null>> = [];
 	const openedAt: number[] = [];
-	windowIndexes(writes, windowSeconds * 1000).forEach((window, i) => {
-		const { worker, status, at } = writes[i];
-		openedAt[window] ??= at;
+	for (const { call, window } of callsInWindows(calls, 'write', windowSeconds)) {
+		openedAt[window] ??= call.at;
 		const counts = (counted[window] ??= Array.from({ length: workers }, () => 0));
 		const firsts = (firstAtMs[window] ??= Array.from({ length: workers }, () => null));
-		if (status !== 429) counts[worker] += 1;
-		firsts[worker] ??= at - openedAt[window];
-	});
+		if (call.status !== 429) counts[call.worker] += 1;
+		firsts[call.worker] ??= call.at - openedAt[window];
+	}
 	return { counted, firstAtMs };
 }

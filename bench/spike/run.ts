@@ -192,8 +192,9 @@ async function runCase(ctx: Context, kind: SpikeCase['kind'], people: number): P
 	const completed = finished >= posts;
 	const intact = completed && postsRefused === 0 && failed === 0 && leads.createdOnce === people && leads.inRoutine === people;
 	const max429 = Math.max(writes.max429PerWindow, reads.max429PerWindow);
-	const workerRefusals = workers && ctx.proxies ? perWorkerRefusals(ctx.proxies.calls(), workers, WINDOW_SECONDS) : undefined;
-	const workerWritesPerWindow = workers && ctx.proxies ? perWorkerWrites(ctx.proxies.calls(), workers, WINDOW_SECONDS) : undefined;
+	const proxied = workers && ctx.proxies ? ctx.proxies.calls() : undefined;
+	const workerRefusals = workers && proxied ? perWorkerRefusals(proxied, workers, WINDOW_SECONDS) : undefined;
+	const workerWritesPerWindow = workers && proxied ? perWorkerWrites(proxied, workers, WINDOW_SECONDS) : undefined;
 	// Per worker when the proxies tell; otherwise no window may draw more refusals than there are workers.
 	const withinOnePerWorker = workerRefusals ? workerRefusals.mostInOneWindow <= 1 : max429 <= (workers ?? 0);
 	const met = double
