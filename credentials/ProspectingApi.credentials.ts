@@ -59,14 +59,41 @@ export class ProspectingApi implements ICredentialType {
 				'What Lead Create, Routine Add Lead, Webhook Create and Webhook Delete do when the workflow runs from the editor (Execute step, Execute workflow, the test URL, the editor chat, evaluations). Active workflows always send, unless the node\'s own Dry Run says otherwise.',
 		},
 		{
+			displayName: 'Reads per Window',
+			name: 'readsPerWindow',
+			type: 'number',
+			// The service's documented limits: the node paces itself on them from the first call, headers or not.
+			default: 200,
+			typeOptions: { minValue: 1 },
+			description:
+				'Read calls (GET) the service allows per window. Used until the service\'s X-RateLimit-* headers say otherwise.',
+		},
+		{
+			displayName: 'Writes per Window',
+			name: 'writesPerWindow',
+			type: 'number',
+			default: 100,
+			typeOptions: { minValue: 1 },
+			description:
+				'Write calls (POST, DELETE) the service allows per window. Used until the service\'s X-RateLimit-* headers say otherwise.',
+		},
+		{
 			displayName: 'Rate Limit Window (Seconds)',
 			name: 'rateLimitWindowSeconds',
 			type: 'number',
-			// The service documents a fixed 60 s window; knowing it lets calls resume as soon as a window ends.
 			default: 60,
 			typeOptions: { minValue: 0 },
 			description:
-				"Length of the service's fixed rate-limit window. Calls held back by a spent budget resume this long after the window's first answer, or at the announced X-RateLimit-Reset if that is sooner. 0 waits for the announced reset alone.",
+				"Length of the service's fixed rate-limit window. Without X-RateLimit-* headers, no more calls than the limits above go within any window's length. 0: pace on the service's headers alone.",
+		},
+		{
+			displayName: 'n8n Processes Sharing This Key',
+			name: 'clientsSharingKey',
+			type: 'number',
+			default: 1,
+			typeOptions: { minValue: 1 },
+			description:
+				'In queue mode, the number of n8n workers that run these nodes with this key. Matters only when the service sends no X-RateLimit-* headers on successful answers: each process then keeps to its part of the limits. With the headers, each process sees the others and takes its share by itself.',
 		},
 	];
 

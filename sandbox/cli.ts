@@ -14,6 +14,8 @@ const USAGE = `Usage: npm run sandbox -- [flags]
   --write-limit N          writes (POST, PUT, PATCH, DELETE) per window and key (default 100)
   --no-rate-limit          never answer 429 (headers are still sent)
   --reset-format F         X-RateLimit-Reset as epoch-seconds (default), epoch-ms or delta-seconds
+  --clock-windows          windows aligned to the clock (default: a window opens at a key's first call)
+  --rate-headers-on-429    X-RateLimit-* on 429 answers only, as the spec documents them (default: every answer)
   --signature-header H     header of the webhook signature (default x-signature)
   --delivery-retries N     retries of a failed webhook delivery (default 3)
   --delivery-delay-ms N    first retry delay, doubled each time (default 1000)
@@ -66,6 +68,8 @@ function parseArgs(argv: string[]): SandboxOptions {
 				options.rateLimitResetFormat = format as ResetFormat;
 				break;
 			}
+			case '--clock-windows': options.clockWindows = true; break;
+			case '--rate-headers-on-429': options.rateHeaders = 'on-429'; break;
 			case '--signature-header': options.signatureHeader = value(); break;
 			case '--delivery-retries': delivery.maxRetries = integer(0); break;
 			case '--delivery-delay-ms': delivery.baseDelayMs = integer(0); break;

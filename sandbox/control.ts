@@ -89,8 +89,13 @@ export function makeControl(state: SandboxState): SandboxControl {
 					throw new ControlError(400, `${key} deve ser um número maior que 0.`);
 				}
 			}
-			if (settings.enabled !== undefined && typeof settings.enabled !== 'boolean') {
-				throw new ControlError(400, 'enabled deve ser true ou false.');
+			for (const key of ['enabled', 'clockWindows'] as const) {
+				if (settings[key] !== undefined && typeof settings[key] !== 'boolean') {
+					throw new ControlError(400, `${key} deve ser true ou false.`);
+				}
+			}
+			if (settings.rateHeaders !== undefined && !['always', 'on-429'].includes(settings.rateHeaders)) {
+				throw new ControlError(400, "rateHeaders deve ser 'always' ou 'on-429'.");
 			}
 			state.limiter.update(settings);
 		},

@@ -1,8 +1,10 @@
 /**
  * Fixed-window rate limiter. Each (key, kind) pair has its own window, which opens at the first request after the
- * previous one closed and lasts windowSeconds; reads and writes are counted apart.
+ * previous one closed and lasts windowSeconds, or, with `clockWindows`, is aligned to the clock (a spike then begins
+ * part-way into one); reads and writes are counted apart. The spec documents the X-RateLimit-* headers on 429 answers
+ * only: `rateHeaders: 'on-429'` sends them there alone.
  */
-import type { ResetFormat } from './types';
+import type { RateHeaders, ResetFormat } from './types';
 
 export type RequestKind = 'read' | 'write';
 
@@ -12,6 +14,10 @@ export interface RateLimitConfig {
 	writeLimit: number;
 	enabled: boolean;
 	resetFormat: ResetFormat;
+	/** Windows start at whole multiples of the window's length on the clock, not at a key's first call. */
+	clockWindows: boolean;
+	/** On which answers X-RateLimit-* are sent; Retry-After always comes with a 429. */
+	rateHeaders: RateHeaders;
 }
 
 export interface RateDecision {
@@ -46,7 +52,7 @@ export class RateLimiter {
 		const windowMs = this.config.windowSeconds * 1000;
 		let window = this.windows.get(bucket);
 		if (!window || now >= window.start + windowMs) {
-			window = { start: now, count: 0 };
+			window = { start: this.config.clockWindows ? now - (now % windowMs) : now, count: 0 };
 			this.windows.set(bucket, window);
 		}
 		return window;
@@ -88,11 +94,14 @@ export class RateLimiter {
 			default:
 				reset = String(Math.ceil(endMs / 1000));
 		}
-		const headers: Record<string, string> = {
-			'X-RateLimit-Limit': String(limit),
-			'X-RateLimit-Remaining': String(Math.max(0, limit - window.count)),
-			'X-RateLimit-Reset': reset,
-		};
+		const headers: Record<string, string> =
+			allowed && this.config.rateHeaders === 'on-429'
+				? {}
+				: {
+						'X-RateLimit-Limit': String(limit),
+						'X-RateLimit-Remaining': String(Math.max(0, limit - window.count)),
+						'X-RateLimit-Reset': reset,
+					};
 		if (!allowed) headers['Retry-After'] = String(retryAfterSeconds);
 		return { allowed, headers, retryAfterSeconds };
 	}

@@ -83,6 +83,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			writeLimit: options.writeLimit ?? 100,
 			enabled: options.rateLimit ?? true,
 			resetFormat: options.rateLimitResetFormat ?? 'epoch-seconds',
+			clockWindows: options.clockWindows ?? false,
+			rateHeaders: options.rateHeaders ?? 'always',
 		}),
 		faults: new FaultSet(seed),
 		deliverer: new Deliverer(

@@ -2,6 +2,8 @@
 
 export type ProspectionStatus = 'IN_PROGRESS' | 'FROZEN' | 'WON' | 'LOST';
 export type ResetFormat = 'epoch-seconds' | 'epoch-ms' | 'delta-seconds';
+/** 'always': X-RateLimit-* on every answer; 'on-429': only on 429 answers, as the spec documents them. */
+export type RateHeaders = 'always' | 'on-429';
 
 export interface DatasetSizes {
 	leads?: number;
@@ -24,6 +26,10 @@ export interface SandboxOptions {
 	/** false turns the limiter off; the X-RateLimit-* headers are still sent. */
 	rateLimit?: boolean;
 	rateLimitResetFormat?: ResetFormat;
+	/** Windows aligned to the clock instead of opening at a key's first call; false by default. */
+	clockWindows?: boolean;
+	/** 'always' by default. */
+	rateHeaders?: RateHeaders;
 	dataset?: DatasetSizes;
 	signatureHeader?: string;
 	delivery?: { maxRetries?: number; baseDelayMs?: number; timeoutMs?: number };
@@ -171,6 +177,8 @@ export interface RateLimitSettings {
 	readLimit?: number;
 	writeLimit?: number;
 	enabled?: boolean;
+	clockWindows?: boolean;
+	rateHeaders?: RateHeaders;
 }
 
 export interface SandboxControl {

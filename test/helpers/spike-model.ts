@@ -7,7 +7,8 @@
  * Run it on the controlled clock (`onControlledClock`): the fair-share tests check it, and `npm run bench:model`
  * reports it over many seeds, trip lengths and workers at unequal paces.
  */
-import { RateBudget } from '../../nodes/Prospecting/transport/rateLimiter';
+import { readRateAnswer } from '../../nodes/Prospecting/transport/rateHeaders';
+import { RateBudget } from '../../nodes/Prospecting/transport/ratePolicy';
 
 export interface SpikeModelOptions {
 	workers: number;
@@ -87,15 +88,14 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 		return { status: allowed ? 200 : 429, headers };
 	};
 	const worker = async (index: number) => {
-		const budget = new RateBudget();
-		budget.windowMs = windowMs;
+		const budget = new RateBudget({ limit, windowMs, clients: 1 });
 		const call = async (name: string) => {
 			for (;;) {
 				const reservation = await budget.acquire();
 				await trip(index);
 				const { status, headers } = serve(index);
 				await trip(index);
-				budget.release(headers, status, reservation);
+				budget.settle(reservation, readRateAnswer(headers, status));
 				if (status === 200) break;
 				await new Promise((resolve) => setTimeout(resolve, Number(headers['retry-after']) * 1000));
 			}

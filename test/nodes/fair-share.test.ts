@@ -3,8 +3,15 @@
  * how many calls other clients of the key make per call of its own, window by window, and keeps only
  * its share of what is left in flight.
  */
-import { OthersEstimate } from '../../nodes/Prospecting/transport/othersEstimate';
-import { RateBudget, type Reservation } from '../../nodes/Prospecting/transport/rateLimiter';
+import { OthersEstimate } from '../../nodes/Prospecting/transport/othersShare';
+import { readRateAnswer } from '../../nodes/Prospecting/transport/rateHeaders';
+import { RateBudget, type RateSettings, type Reservation } from '../../nodes/Prospecting/transport/ratePolicy';
+/** A budget with the service's documented limits unless the test says otherwise. */
+const newBudget = (settings: Partial<RateSettings> = {}) => new RateBudget({ limit: 200, windowMs: 60_000, clients: 1, ...settings });
+/** Gives a budget an answer with these headers (and its reservation, when it answers one). */
+const release = (budget: RateBudget, headers: Record<string, string>, status: number, reservation?: Reservation) =>
+	budget.settle(reservation, readRateAnswer(headers, status));
+
 import { onControlledClock } from '../helpers/clock';
 import { spikeAcrossWorkers } from '../helpers/spike-model';
 
@@ -119,7 +126,7 @@ describe('the estimate of the other clients', () => {
  */
 async function oneWindow(clients: number, limit: number) {
 	const resetAt = Date.now() + 60_000;
-	const budgets = Array.from({ length: clients }, () => new RateBudget());
+	const budgets = Array.from({ length: clients }, () => newBudget());
 	const pending: Array<{ status: number; remaining: number; reservation: Reservation } | undefined> = budgets.map(
 		() => undefined,
 	);
@@ -131,7 +138,7 @@ async function oneWindow(clients: number, limit: number) {
 		for (const [index, budget] of budgets.entries()) {
 			const answer = pending[index];
 			if (answer) {
-				budget.release(
+				release(budget,
 					{
 						'x-ratelimit-limit': String(limit),
 						'x-ratelimit-remaining': String(answer.remaining),
@@ -146,7 +153,7 @@ async function oneWindow(clients: number, limit: number) {
 			// A budget that holds the call waits for the window's end: that client is done with this window.
 			const abort = new AbortController();
 			let reservation: Reservation | undefined;
-			const acquired = budget.acquire(undefined, abort.signal).then(
+			const acquired = budget.acquire({ signal: abort.signal }).then(
 				(reserved) => (reservation = reserved),
 				() => undefined,
 			);

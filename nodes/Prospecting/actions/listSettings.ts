@@ -66,7 +66,7 @@ export function listSettings(
 			qs,
 			itemIndex: i,
 			multiValueFormat,
-			maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
+			...maxRateLimitWait.call(this, i, options),
 		},
 	};
 }

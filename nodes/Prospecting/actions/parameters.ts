@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { MAX_ID_LENGTH } from '../shared/ids';
 import { DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS } from '../transport';
+import { isToolForm } from './tool';
 import { inputError } from './inputError';
 
 /** Longest value sent in a query string: longer ones make an address servers refuse. */
@@ -224,12 +225,23 @@ export function positiveInteger(
 	return number;
 }
 
-/** The rate-limit wait option, in seconds. */
-export function maxRateLimitWait(this: IExecuteFunctions, i: number, options: IDataObject): number {
+/** An agent waits on a tool's answer: unless the option says otherwise, a tool call waits this long at most. */
+export const TOOL_MAX_RATE_LIMIT_WAIT_SECONDS = 30;
+
+/**
+ * The Max Rate Limit Wait option as request settings. In the tool form it bounds every wait of a call (an agent is
+ * waiting on the answer); in workflows only the waits after a refusal (a spike's tail is paced, not failed).
+ */
+export function maxRateLimitWait(
+	this: IExecuteFunctions,
+	i: number,
+	options: IDataObject,
+): { maxRateLimitWaitSeconds: number; rateLimitWaitCoversAll: boolean } {
+	const asTool = isToolForm.call(this);
 	const value = options.maxRateLimitWait;
 	const number = numberOf(value);
-	if (number === undefined) return DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS;
-	if (!Number.isFinite(number) || number < 0) {
+	const fallback = asTool ? TOOL_MAX_RATE_LIMIT_WAIT_SECONDS : DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS;
+	if (number !== undefined && (!Number.isFinite(number) || number < 0)) {
 		throw inputError(
 			this.getNode(),
 			i,
@@ -237,16 +249,16 @@ export function maxRateLimitWait(this: IExecuteFunctions, i: number, options: ID
 			`expected seconds (0 or more), got ${describeValue(value)}`,
 		);
 	}
-	return number;
+	return { maxRateLimitWaitSeconds: number ?? fallback, rateLimitWaitCoversAll: asTool };
 }
 
 /** The request settings of one call for item `i`: the item, and its Max Rate Limit Wait option. */
 export function callSettings(
 	this: IExecuteFunctions,
 	i: number,
-): { itemIndex: number; maxRateLimitWaitSeconds: number } {
+): { itemIndex: number; maxRateLimitWaitSeconds: number; rateLimitWaitCoversAll: boolean } {
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	return { itemIndex: i, maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options) };
+	return { itemIndex: i, ...maxRateLimitWait.call(this, i, options) };
 }
 
 /** Query parameters from the "Additional Query Parameters" option. */

@@ -245,6 +245,8 @@ export function errorFromRateLimit(
 		refusals: number;
 		/** The wait the service asked for, when it alone would pass the maximum. */
 		askedWaitMs?: number;
+		/** No refusal: the key's pace (calls ahead of this one, a spent window) would hold it past the maximum. */
+		paced?: boolean;
 	},
 	secret?: string,
 ): NodeApiError {
@@ -259,8 +261,9 @@ export function errorFromRateLimit(
 		failure.askedWaitMs !== undefined
 			? ` and asked to wait ${seconds(failure.askedWaitMs)} s (Retry-After), more than the ${left}, so it was not sent again`
 			: '';
-	const reason =
-		failure.refusals === 0
+	const reason = failure.paced
+		? `The rate limit of this key lets this call go ${failure.askedWaitMs ? `in ${seconds(failure.askedWaitMs)} s at the earliest` : 'only after the calls ahead of it'}, more than the ${left}, so it was not sent.`
+		: failure.refusals === 0
 			? `An earlier call with this key was refused with 429 (too many requests) and the service asked to wait ${seconds(failure.askedWaitMs ?? 0)} s more, more than the ${left}, so this call was not sent.`
 			: `The service refused the request ${times} with 429 (too many requests)${asked}.`;
 	const description = [

@@ -2,4 +2,6 @@ export * from './request';
 export * from './pagination';
 export * from './errors';
 export { redactText, redactValue } from './secrets';
-export { resetBudgets, parseResetHeader, parseRetryAfter } from './rateLimiter';
+export * from './account';
+export { budgetCount, resetBudgets } from './rateBudgets';
+export { parseResetHeader, parseRetryAfter } from './rateHeaders';

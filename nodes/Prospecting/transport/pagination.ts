@@ -69,6 +69,7 @@ export async function prospectingApiPaginate(
 	const requestOptions: ProspectingRequestOptions = {
 		itemIndex: options.itemIndex,
 		maxRateLimitWaitSeconds: options.maxRateLimitWaitSeconds,
+		rateLimitWaitCoversAll: options.rateLimitWaitCoversAll,
 		recordLabel: options.recordLabel,
 		multiValueFormat: options.multiValueFormat,
 		timeoutMs: options.timeoutMs,

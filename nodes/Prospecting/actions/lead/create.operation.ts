@@ -161,7 +161,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 
 	const settings = {
 		itemIndex: i,
-		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
+		...maxRateLimitWait.call(this, i, options),
 	};
 	const skipIfExists = booleanValue.call(
 		this,

@@ -33,7 +33,7 @@ async function countByStatus(
 	i: number,
 	status: 'WON' | 'LOST',
 	qs: IDataObject,
-	settings: { multiValueFormat: MultiValueFormat; maxRateLimitWaitSeconds: number },
+	settings: { multiValueFormat: MultiValueFormat; maxRateLimitWaitSeconds: number; rateLimitWaitCoversAll: boolean },
 ): Promise<number> {
 	const query = { ...qs, status };
 	const body = await prospectingApiRequest.call(this, 'GET', '/prospections', {
@@ -57,7 +57,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const settings = {
 		multiValueFormat: readMultiValueFormat.call(this, i, options),
-		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
+		...maxRateLimitWait.call(this, i, options),
 	};
 	const qs: IDataObject = {
 		...prospectionScopeQuery.call(this, i, filters),

@@ -77,7 +77,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const response = await prospectingApiRequest.call(this, 'POST', `/routines/${routineId}/lead`, {
 		body,
 		itemIndex: i,
-		maxRateLimitWaitSeconds: maxRateLimitWait.call(this, i, options),
+		...maxRateLimitWait.call(this, i, options),
 		recordLabel: `Routine "${String(rawRoutineId).trim()}" or lead "${leadId}"`,
 	});
 	// The answer's shape is not published: pass it on when there is one, otherwise say what was done.

@@ -57,46 +57,56 @@ export class OthersEstimate {
 		this.tailTaken = false;
 	}
 
-	/**
-	 * How many calls this process may have in flight out of `announced` remaining: its share, the others
-	 * taking theirs in proportion to their calls so far. Alone it is all of them, once the window is open.
-	 */
+	/** How many calls this process may have in flight out of `announced` remaining (see `fairShare`). */
 	share(announced: number, idle = false): number {
-		return Math.min(Math.max(this.inProportion(announced), this.tailCall(announced, idle)), 1 + this.answers);
-	}
-
-	/** Its part of `announced`, with room for the others' calls in flight and as many again. */
-	private inProportion(announced: number): number {
-		return Math.floor(announced / (1 + OTHERS_STALENESS * this.othersPerOwnCall));
-	}
-
-	/**
-	 * At a window's end every client's share rounds down to nothing while a few calls are left, and each
-	 * would leave them to the others. A client with nothing in flight (its figure as fresh as it gets)
-	 * takes one of them, once per window, when one is left for each client: so the window fills, and a
-	 * figure grown stale by then costs at most one 429 per client and window.
-	 */
-	private tailCall(announced: number, idle: boolean): number {
-		const oneEach = announced >= 1 + this.otherClients;
-		return idle && !this.tailTaken && oneEach && this.inProportion(announced) === 0 ? 1 : 0;
+		return fairShare({ announced, idle, answers: this.answers, othersPerOwnCall: this.othersPerOwnCall, tailTaken: this.tailTaken });
 	}
 
 	/** A call was reserved out of `announced`; `idle` when none of this process's was in flight. */
 	reserved(announced: number, idle: boolean): void {
-		if (this.tailCall(announced, idle) === 1) this.tailTaken = true;
-	}
-
-	/**
-	 * How many other clients share the key: their calls per own call, rounded, as clients at equal paces
-	 * make one each per own call. Unrounded, of two clients the slower would count more than one other and
-	 * leave the last call of every window to the faster, whose fresher figure shows one left, not one each.
-	 */
-	private get otherClients(): number {
-		return Math.round(this.othersPerOwnCall);
+		const input = { announced, idle, answers: this.answers, othersPerOwnCall: this.othersPerOwnCall, tailTaken: this.tailTaken };
+		if (tailCall(input) === 1) this.tailTaken = true;
 	}
 
 	/** Other clients' calls per own call in this window. */
 	get othersPerOwnCall(): number {
 		return this.ownCounted === 0 ? 0 : Math.max(0, this.counted - this.ownCounted) / this.ownCounted;
 	}
+}
+
+export interface ShareInput {
+	/** The count the share is taken from: the lowest remaining announced in this window. */
+	announced: number;
+	/** None of this process's calls is in flight (its figure is as fresh as it gets). */
+	idle: boolean;
+	/** Answers in this window so far: a window opens one more call in flight per answer. */
+	answers: number;
+	othersPerOwnCall: number;
+	/** This process already took its one call at the end of this window. */
+	tailTaken: boolean;
+}
+
+/**
+ * How many calls this process may have in flight: its part of what is left, the others taking theirs in proportion
+ * to their calls so far (alone it is all of it), opened gradually, and at the window's end one call (see `tailCall`).
+ */
+export function fairShare(input: ShareInput): number {
+	return Math.min(Math.max(inProportion(input), tailCall(input)), 1 + input.answers);
+}
+
+/** Its part of `announced`, with room for the others' calls in flight and as many again. */
+function inProportion({ announced, othersPerOwnCall }: ShareInput): number {
+	return Math.floor(announced / (1 + OTHERS_STALENESS * othersPerOwnCall));
+}
+
+/**
+ * At a window's end every client's share rounds down to nothing while a few calls are left, and each would leave
+ * them to the others. A client with nothing in flight takes one of them, once per window, when one is left for each
+ * client: so the window fills, and a figure grown stale by then costs at most one 429 per client and window. The
+ * others are counted as whole clients (their calls per own call, rounded): unrounded, of two clients at unequal paces
+ * the slower would count more than one other and leave the last call of every window to the faster.
+ */
+function tailCall(input: ShareInput): number {
+	const oneEach = input.announced >= 1 + Math.round(input.othersPerOwnCall);
+	return input.idle && !input.tailTaken && oneEach && inProportion(input) === 0 ? 1 : 0;
 }

@@ -1,0 +1,64 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { budgetKey } from './rateBudgets';
+import type { ProspectingContext } from './request';
+
+/** How several values of one filter are written in the query string (the spec does not say). */
+export type MultiValueFormat = 'repeat' | 'brackets' | 'comma';
+
+export interface ProspectingCredentials {
+	baseUrl: string;
+	apiKey: string;
+	rateLimitWindowSeconds?: number;
+	readsPerWindow?: number;
+	writesPerWindow?: number;
+	clientsSharingKey?: number;
+}
+
+/** Normalises the credential's base URL: trims, drops trailing slashes and a trailing /api/v1. */
+export function normaliseBaseUrl(baseUrl: string): string {
+	return String(baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '')
+		.replace(/\/api\/v1$/i, '')
+		.replace(/\/+$/, '');
+}
+
+/** Drops empty filters and writes multi-value filters in the chosen format. */
+export function buildQuery(qs: IDataObject | undefined, format: MultiValueFormat): IDataObject {
+	const query: IDataObject = {};
+	for (const [name, value] of Object.entries(qs ?? {})) {
+		if (value === undefined || value === null || value === '') continue;
+		if (Array.isArray(value)) {
+			const values = value.map((entry) => String(entry)).filter((entry) => entry !== '');
+			if (values.length === 0) continue;
+			query[name] = format === 'comma' ? values.join(',') : values;
+			continue;
+		}
+		query[name] = value;
+	}
+	return query;
+}
+
+/** Decrypted once per node run: a page walk makes many calls with the same credential. */
+const credentialsByContext = new WeakMap<object, Promise<ProspectingCredentials>>();
+
+export async function credentialsOf(context: ProspectingContext): Promise<ProspectingCredentials> {
+	let pending = credentialsByContext.get(context);
+	if (!pending) {
+		pending = context.getCredentials(
+			'prospectingApi',
+		) as unknown as Promise<ProspectingCredentials>;
+		credentialsByContext.set(context, pending);
+		// A failed read is not kept, so the next call asks again.
+		pending.catch(() => credentialsByContext.delete(context));
+	}
+	return await pending;
+}
+
+/** The account the credential reaches (base URL and a hash of the key), as the rate budgets name it. */
+export async function accountKey(context: ProspectingContext): Promise<string> {
+	const credentials = await credentialsOf(context);
+	return budgetKey(normaliseBaseUrl(credentials?.baseUrl), String(credentials?.apiKey ?? ''));
+}
+

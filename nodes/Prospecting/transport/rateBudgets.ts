@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+
+import { DEFAULT_LIMITS, DEFAULT_WINDOW_SECONDS, RateBudget, type CallKind, type RateSettings } from './ratePolicy';
+
+/** Budgets per (base URL, key hash, kind), shared by every execution of this process; idle ones are dropped. */
+const budgets = new Map<string, RateBudget>();
+
+/** The account a key reaches, named without keeping the key. Host case and a default port do not make another. */
+export function budgetKey(baseUrl: string, apiKey: string): string {
+	let address = baseUrl;
+	try {
+		const url = new URL(baseUrl);
+		address = `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+	} catch {
+		// Not a URL: the request fails on it before any call, so the text itself names the budget.
+	}
+	return `${address}|${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}`;
+}
+
+/** A credential's number setting; saved credentials from before it existed, or left empty, get the documented value. */
+function setting(value: unknown, fallback: number, min: number): number {
+	const number = value === undefined || value === null || value === '' ? NaN : Number(value);
+	return Number.isFinite(number) && number >= min ? number : fallback;
+}
+
+/** What the credential says of the service's limits for one kind of call. */
+export function rateSettings(credentials: Record<string, unknown>, kind: CallKind): RateSettings {
+	const perWindow = kind === 'read' ? credentials.readsPerWindow : credentials.writesPerWindow;
+	return {
+		limit: setting(perWindow, DEFAULT_LIMITS[kind], 1),
+		windowMs: setting(credentials.rateLimitWindowSeconds, DEFAULT_WINDOW_SECONDS, 0) * 1000,
+		clients: Math.floor(setting(credentials.clientsSharingKey, 1, 1)),
+	};
+}
+
+export function getBudget(baseUrl: string, apiKey: string, kind: CallKind, settings: RateSettings): RateBudget {
+	const now = Date.now();
+	for (const [key, idle] of budgets) if (idle.isIdle(now)) budgets.delete(key);
+	const key = `${budgetKey(baseUrl, apiKey)}|${kind}`;
+	let budget = budgets.get(key);
+	if (!budget) {
+		budget = new RateBudget(settings);
+		budgets.set(key, budget);
+	}
+	return budget;
+}
+
+/** How many budgets this process keeps (tests). */
+export function budgetCount(): number {
+	return budgets.size;
+}
+
+/** Forgets every budget (tests start each scenario from a clean process state). */
+export function resetBudgets(): void {
+	budgets.clear();
+}
+
+export function callKind(method: string): CallKind {
+	const upper = method.toUpperCase();
+	return upper === 'GET' || upper === 'HEAD' ? 'read' : 'write';
+}
