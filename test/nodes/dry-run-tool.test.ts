@@ -159,7 +159,7 @@ it('a tool call in a manual run with the credential on Dry Run answers the agent
 	expect(everythingVisible(result)).not.toContain(sandbox.apiKey);
 });
 
-it('a tool call in a manual run with the credential on Stop and Ask answers the agent with the question', async () => {
+it('a tool call in a manual run with the credential on Stop With Error answers the agent with the error', async () => {
 	const { json } = await callTool('manual', 'ask', { name: 'Ana Ask', email: 'ana.ask@example.com' });
 	expect(writes()).toEqual([]);
 	expect(toolError(json)).toMatch(/^Lead Create would write to production: POST \/leads/);

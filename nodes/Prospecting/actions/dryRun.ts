@@ -1,6 +1,6 @@
 /**
  * The service has no test environment: every write changes the account's production data. Before a
- * write is sent, `guardWrite` decides whether it is sent, shown as a dry run, or stopped with a question,
+ * write is sent, `guardWrite` decides whether it is sent, shown as a dry run, or stopped with an error,
  * from the node's Dry Run parameter, the credential's "Writes in Manual Runs" and n8n's execution mode.
  */
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
@@ -128,7 +128,7 @@ function addHint(context: IExecuteFunctions, message: string): void {
 
 /**
  * Call right before a write, after every check and read. Returns undefined when the write is to be sent;
- * returns the dry-run output item when it is not; throws (for this item) when the user must choose first.
+ * returns the dry-run output item when it is not; throws (for this item) on "Stop With Error".
  */
 export async function guardWrite(
 	this: IExecuteFunctions,
@@ -150,7 +150,7 @@ export async function guardWrite(
 			{
 				itemIndex: guard.itemIndex,
 				description:
-					'The Prospecting API credential\'s "Writes in Manual Runs" is "Stop and Ask". To send this write from the editor, set this node\'s "Dry Run" to "Always Send" (this node only) or the credential\'s "Writes in Manual Runs" to "Send to Production" (every node using it). To see the request without sending it, choose "Dry Run" in either place. Active workflows are not affected: they always send.',
+					'The Prospecting API credential\'s "Writes in Manual Runs" is "Stop With Error". To send this write from the editor, set this node\'s "Dry Run" to "Always Send" (this node only) or the credential\'s "Writes in Manual Runs" to "Send to Production" (every node using it). To see the request without sending it, choose "Dry Run" in either place. Active workflows are not affected: they always send.',
 			},
 		);
 	}
