@@ -28,6 +28,17 @@ export default tseslint.config(
 		},
 	},
 	{
+		// Layers (docs/architecture.md): the polling trigger and the shared rules stand on shared/ and transport/
+		// alone, so that a change to the action node cannot change what a trigger does.
+		files: ['nodes/Prospecting/polling/**/*.ts', 'nodes/Prospecting/shared/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{ patterns: [{ group: ['**/actions/**', '**/trigger/**', '**/methods/**'], message: 'polling/ and shared/ use only shared/ and transport/.' }] },
+			],
+		},
+	},
+	{
 		files: packageFiles,
 		...n8nCommunityNodesPlugin.configs.recommended,
 	},
