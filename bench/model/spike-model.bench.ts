@@ -9,8 +9,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { onControlledClock } from '../../test/helpers/clock';
-import { spikeAcrossWorkers, type SpikeModelOptions } from '../../test/helpers/spike-model';
+import { onControlledClock } from '../../dev/harness/clock';
+import { spikeAcrossWorkers, type SpikeModelOptions } from '../../dev/spike-model';
 import { rateLimitFloor } from '../lib/floor';
 import { round } from '../lib/measure';
 

@@ -19,8 +19,8 @@ import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
-import { executeWorkflow, START_NODE_TYPE } from '../helpers';
-import { registerNodeType } from '../helpers/node-types';
+import { executeWorkflow, START_NODE_TYPE } from '../../dev/harness';
+import { registerNodeType } from '../../dev/harness/node-types';
 import { everythingVisible } from './support';
 
 /** What n8n's loader makes of a node with usableAsTool: the same node, with an ai_tool output and no input. */

@@ -11,8 +11,8 @@ import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE } from '../helpers';
-import { nodeTypes } from '../helpers/node-types';
+import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE } from '../../dev/harness';
+import { nodeTypes } from '../../dev/harness/node-types';
 import { expectNoSecret, NODE_NAME } from './support';
 import type { NodeRun } from './support';
 

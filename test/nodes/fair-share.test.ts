@@ -5,8 +5,8 @@
  */
 import { OthersEstimate } from '../../nodes/Prospecting/transport/othersEstimate';
 import { RateBudget, type Reservation } from '../../nodes/Prospecting/transport/rateLimiter';
-import { onControlledClock } from '../helpers/clock';
-import { spikeAcrossWorkers } from '../helpers/spike-model';
+import { onControlledClock } from '../../dev/harness/clock';
+import { spikeAcrossWorkers } from '../../dev/spike-model';
 
 /** An estimate of a window already open (enough answers that the gradual opening does not limit it). */
 function openWindow(estimate = new OthersEstimate()): OthersEstimate {

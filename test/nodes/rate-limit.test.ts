@@ -6,7 +6,7 @@
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { onControlledClock } from '../helpers/clock';
+import { onControlledClock } from '../../dev/harness/clock';
 import { expectNoSecret, jsonOf, runNode, runNodeOnClock } from './support';
 
 const running: RunningSandbox[] = [];

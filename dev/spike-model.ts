@@ -7,7 +7,7 @@
  * Run it on the controlled clock (`onControlledClock`): the fair-share tests check it, and `npm run bench:model`
  * reports it over many seeds, trip lengths and workers at unequal paces.
  */
-import { RateBudget } from '../../nodes/Prospecting/transport/rateLimiter';
+import { RateBudget } from '../nodes/Prospecting/transport/rateLimiter';
 
 export interface SpikeModelOptions {
 	workers: number;
