@@ -24,7 +24,9 @@ export const DEFAULT_MANUAL_WRITES: ManualWriteChoice = 'dryRun';
  * Runs started by a person building or testing the workflow: the editor's Execute step and Execute
  * workflow, the test webhook URL and the editor chat (all 'manual' in n8n 1.x and 2.x, also when this node
  * runs as an AI Agent's tool), and evaluation runs over a data set. Everything else (trigger, webhook,
- * chat, retry, integrated, cli, error, internal, agent) is a production run.
+ * chat, retry, integrated, cli, error, internal, agent) is a production run. A sub-workflow runs as
+ * 'integrated' whoever called it, and n8n gives its nodes no public way to learn how the root run started
+ * (getMode() and the execution context's source both say 'integrated'), so its writes are sent.
  */
 const MANUAL_MODES: readonly string[] = ['manual', 'evaluation'];
 
