@@ -19,12 +19,33 @@ export default tseslint.config(
 		},
 	},
 	{
-		// Tests, the sandbox, scripts and benchmarks are not shipped: only the general TypeScript rules apply.
-		files: ['test/**/*.ts', 'sandbox/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+		// Tests, the sandbox, the dev area, scripts and benchmarks are not shipped: only the general TypeScript rules apply.
+		files: ['test/**/*.ts', 'sandbox/**/*.ts', 'dev/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
 		rules: {
 			'@typescript-eslint/no-explicit-any': 'off',
 			'@typescript-eslint/no-require-imports': 'off',
 			'@typescript-eslint/no-non-null-assertion': 'off',
+		},
+	},
+	{
+		// Layers (docs/architecture.md): the polling trigger and the shared rules stand on shared/ and transport/
+		// alone, so that a change to the action node cannot change what a trigger does.
+		files: ['nodes/Prospecting/polling/**/*.ts', 'nodes/Prospecting/shared/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{ patterns: [{ group: ['**/actions/**', '**/trigger/**', '**/methods/**'], message: 'polling/ and shared/ use only shared/ and transport/.' }] },
+			],
+		},
+	},
+	{
+		// Benchmarks and scripts share helpers through dev/, never through the test suites.
+		files: ['bench/**/*.ts', 'scripts/**/*.ts', 'dev/**/*.ts', 'sandbox/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{ patterns: [{ group: ['**/test/**', '../test', '../../test'], message: 'Shared helpers live in dev/.' }] },
+			],
 		},
 	},
 	{

@@ -16,7 +16,7 @@ import { FULL, QUICK, type BenchConfig } from './lib/config';
 import { round } from './lib/measure';
 import { benchResultsFile } from './lib/results-files';
 import { writeBenchmarksTable, writeSummaryTable } from './lib/report';
-import { SandboxProcess, type SandboxProcessOptions } from './lib/sandbox-client';
+import { SandboxProcess, type SandboxProcessOptions } from '../dev/sandbox-client';
 import { runBulkCreate } from './scenarios/bulk-create';
 import { runOverhead } from './scenarios/overhead';
 import { measureReadRequestTime, measureWriteRequestTime } from './scenarios/request-time';

@@ -7,7 +7,7 @@
 import autocannon from 'autocannon';
 
 import { SeededRandom } from '../sandbox/random';
-import { SandboxProcess } from './lib/sandbox-client';
+import { SandboxProcess } from '../dev/sandbox-client';
 
 function flag(name: string, fallback: number): number {
 	const index = process.argv.indexOf(`--${name}`);

@@ -44,7 +44,7 @@ export class ProspectingApi implements ICredentialType {
 						'Run every check and read, then output the request a write would send instead of sending it',
 				},
 				{
-					name: 'Stop and Ask',
+					name: 'Stop With Error',
 					value: 'ask',
 					description:
 						'Fail the item with a message saying the write would change production and how to allow it',

@@ -1,9 +1,9 @@
 /**
  * Regenerates the README's compatibility table (between <!-- compat-table:start --> and <!-- compat-table:end -->)
- * from what the end-to-end suite last ran: one file per n8n version and mode in test/e2e/results/, written by
- * test/e2e/summary-reporter.js. Rows: the versions of scripts/lib/n8n-versions.txt, then any other version that has a
- * result; columns: single process and queue mode. Run at the end of `npm run test:e2e`; also by hand:
- * `npx ts-node --transpile-only scripts/compat-table.ts`.
+ * from the recorded end-to-end runs: one file per n8n version and mode in test/e2e/results/, written by
+ * test/e2e/summary-reporter.js during `npm run release:compat`. Rows: the versions of scripts/lib/n8n-versions.txt,
+ * then any other version that has a result; columns: single process and queue mode. Run at the end of
+ * `npm run release:compat` (never by `npm run test:e2e`); also by hand: `npx ts-node --transpile-only scripts/compat-table.ts`.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -74,10 +74,13 @@ export function replaceTable(readme: string, table: string): string {
 	return `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`;
 }
 
+/** Where `npm run release:compat` records the runs the table is made from (committed with the README). */
+export const RESULTS_DIRECTORY = path.resolve(__dirname, '..', 'test', 'e2e', 'results');
+
 function main() {
 	const repoRoot = path.resolve(__dirname, '..');
 	const readmePath = path.join(repoRoot, 'README.md');
-	const table = renderTable(readResults(path.join(repoRoot, 'test', 'e2e', 'results')), supportedN8nVersions());
+	const table = renderTable(readResults(RESULTS_DIRECTORY), supportedN8nVersions());
 	const before = readFileSync(readmePath, 'utf8');
 	const after = replaceTable(before, table);
 	if (after !== before) writeFileSync(readmePath, after);

@@ -3,9 +3,10 @@
 # Builds, then for each n8n version of scripts/lib/n8n-versions.txt (or of N8N_VERSIONS, e.g. N8N_VERSIONS=2.41.1):
 # provisions it the first time, runs the suite on one n8n process (every file but queue-mode.e2e.ts), then the
 # queue-mode suite (main, webhook processor, workers on PostgreSQL and Redis), each with a fresh user folder and
-# sandbox. Each whole run writes test/e2e/results/<version>-<single|queue>.json; the README's compatibility table is
-# regenerated from those files at the end. Fails when any pass fails.
-# Arguments are jest's (test files, -t); given arguments, only the passes with matching files run, and nothing is recorded.
+# sandbox. Fails when any pass fails. It writes nothing in the repository: run records and the README's
+# compatibility table are written only by `npm run release:compat` (scripts/release/compat.sh), which sets
+# PROSPECTING_E2E_RECORD_DIR for a whole run.
+# Arguments are jest's (test files, -t); given arguments, only the passes with matching files run.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
@@ -16,14 +17,18 @@ status=0
 summary=()
 QUEUE_SUITE='queue-mode\.e2e\.ts$'
 NOT_QUEUE_SUITE='^(?!.*queue-mode\.e2e\.ts$)'
-# A run given test files or options is not recorded in test/e2e/results (the table speaks of whole runs).
-record="$([ "$#" = 0 ] && echo 1 || echo 0)"
+# Only a whole run is recorded (the compatibility table speaks of the whole suite).
+record_dir="${PROSPECTING_E2E_RECORD_DIR:-}"
+if [ -n "$record_dir" ] && [ "$#" != 0 ]; then
+  echo "[e2e] a recorded run is a whole run: give no test files or options with PROSPECTING_E2E_RECORD_DIR" >&2
+  exit 2
+fi
 
 run_pass() { # <version> <mode> <jest arguments...>
   local version="$1" mode="$2" pass_started=$SECONDS
   shift 2
   echo "[e2e] n8n $version ($mode)" >&2
-  N8N_VERSION="$version" PROSPECTING_E2E_MODE="$mode" PROSPECTING_E2E_RECORD="$record" \
+  N8N_VERSION="$version" PROSPECTING_E2E_MODE="$mode" PROSPECTING_E2E_RECORD_DIR="$record_dir" \
     run_child "$REPO_ROOT/node_modules/.bin/jest" --config "$REPO_ROOT/test/e2e/jest.config.js" --runInBand \
     --passWithNoTests "$@"
   summary+=("n8n $version ($mode): $(if [ "$CHILD_STATUS" = 0 ]; then echo passed; else echo "FAILED (exit $CHILD_STATUS)"; fi) in $((SECONDS - pass_started)) s")
@@ -39,7 +44,6 @@ for version in $versions; do
   run_pass "$version" single "$@" --testPathIgnorePatterns "$QUEUE_SUITE"
   run_pass "$version" queue "$@" --testPathIgnorePatterns "$NOT_QUEUE_SUITE"
 done
-"$TS_NODE" --transpile-only "$REPO_ROOT/scripts/compat-table.ts" >&2 || status=1
 for line in "${summary[@]}"; do echo "[e2e] $line" >&2; done
 echo "[e2e] finished in $((SECONDS - started)) s (exit $status)" >&2
 exit "$status"

@@ -8,7 +8,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 
 import type { N8nClient } from '../../scripts/lib/n8n-client';
-import type { SandboxProcess } from './sandbox-client';
+import type { SandboxProcess } from '../../dev/sandbox-client';
 
 /** One delivery's body: a won (even index) or lost (odd index) prospection, with a fresh event id. */
 export function envelope(index: number, idPrefix = 'evt_bench'): string {

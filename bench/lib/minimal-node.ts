@@ -7,7 +7,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { registerNodeType } from '../../test/helpers';
+import { registerNodeType } from '../../dev/harness';
 
 export const MINIMAL_WALK_NODE_TYPE = 'bench.minimalWalk';
 

@@ -7,7 +7,7 @@ import type { BenchConfig } from './config';
 import { rateLimitFloor, type Floor } from './floor';
 import { round } from './measure';
 import { forgetRateBudgets } from './node-workflows';
-import type { RequestSummary, SandboxProcess } from './sandbox-client';
+import type { RequestSummary, SandboxProcess } from '../../dev/sandbox-client';
 
 export interface NodeFigure {
 	wallMs: number;

@@ -4,8 +4,8 @@
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { executeWorkflow } from '../../test/helpers';
-import { PROSPECTING_NODE_TYPE, START_NODE_TYPE } from '../../test/helpers';
+import { executeWorkflow } from '../../dev/harness';
+import { PROSPECTING_NODE_TYPE, START_NODE_TYPE } from '../../dev/harness';
 import { measure, type Measured } from './measure';
 import { MINIMAL_WALK_NODE_TYPE, registerMinimalWalk } from './minimal-node';
 

@@ -1,6 +1,6 @@
 import type { N8nInstance } from '../../scripts/lib/bootstrap';
 import { stopOnInterrupt } from '../../scripts/lib/interrupt';
-import type { SandboxProcess } from './sandbox-client';
+import type { SandboxProcess } from '../../dev/sandbox-client';
 
 /**
  * Stops what a benchmark started, n8n first and then the sandbox it calls, at the benchmark's end and on Ctrl-C.

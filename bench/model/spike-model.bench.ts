@@ -1,5 +1,5 @@
 /**
- * `npm run bench:model`: the spike model (test/helpers/spike-model.ts) over many seeds, in seconds instead of
+ * `npm run bench:model`: the spike model (dev/spike-model.ts) over many seeds, in seconds instead of
  * a real spike's twenty minutes: N workers × 10 executions of two writes, a 5 s window of 40, trips as n8n's
  * workers showed them (50-300 ms each way), shorter ones, workers at unequal paces, and the reset in whole
  * seconds (the sandbox's default). Per case: calls left unused in every window but the last, 429s, the most
@@ -9,8 +9,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { onControlledClock } from '../../test/helpers/clock';
-import { spikeAcrossWorkers, type SpikeModelOptions } from '../../test/helpers/spike-model';
+import { onControlledClock } from '../../dev/harness/clock';
+import { spikeAcrossWorkers, type SpikeModelOptions } from '../../dev/spike-model';
 import { rateLimitFloor } from '../lib/floor';
 import { round } from '../lib/measure';
 

@@ -27,7 +27,7 @@ import { postJson } from '../lib/http-post';
 import { round } from '../lib/measure';
 import { benchResultsFile } from '../lib/results-files';
 import { checkCreates, checkRecords, type CreateCheck, type RecordCheck } from '../lib/records';
-import { SandboxProcess, type RequestSummary } from '../lib/sandbox-client';
+import { SandboxProcess, type RequestSummary } from '../../dev/sandbox-client';
 import { stopTogether } from '../lib/stop-together';
 import { bulkInputItems } from '../scenarios/bulk-create';
 import { measureReadRequestTime, measureWriteRequestTime } from '../scenarios/request-time';

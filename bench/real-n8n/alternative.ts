@@ -12,7 +12,7 @@ import type { BenchConfig } from '../lib/config';
 import { postJson } from '../lib/http-post';
 import { round } from '../lib/measure';
 import { checkCreates, type CreateCheck } from '../lib/records';
-import type { RequestSummary, SandboxProcess } from '../lib/sandbox-client';
+import type { RequestSummary, SandboxProcess } from '../../dev/sandbox-client';
 import {
 	httpRequestBulkWorkflow,
 	httpRequestWalkWorkflow,

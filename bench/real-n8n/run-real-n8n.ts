@@ -15,7 +15,7 @@ import { bootstrapN8n, type N8nInstance } from '../../scripts/lib/bootstrap';
 import { stopOnInterrupt } from '../../scripts/lib/interrupt';
 import { ensureN8nRuntime } from '../../scripts/lib/provision';
 import type { BenchConfig } from '../lib/config';
-import { SandboxProcess } from '../lib/sandbox-client';
+import { SandboxProcess } from '../../dev/sandbox-client';
 import { runHttpRequestAlternative, type AlternativeResult } from './alternative';
 import { runWebhookLoad, type WebhookLoadResult } from './webhook-load';
 

@@ -37,7 +37,7 @@ import {
 } from '../lib/deliveries';
 import { median, round } from '../lib/measure';
 import { benchResultsFile } from '../lib/results-files';
-import { SandboxProcess } from '../lib/sandbox-client';
+import { SandboxProcess } from '../../dev/sandbox-client';
 import { PLAIN_WEBHOOK_PATH, plainWebhookWorkflow, triggerWorkflow } from './workflows';
 
 

@@ -11,7 +11,7 @@ import type { N8nClient } from '../../scripts/lib/n8n-client';
 import type { BenchConfig } from '../lib/config';
 import { executionCount, loadDeliveries, forgedSignatureHeaders, settledExecutionCount, signatureHeaders, webhooksWhen } from '../lib/deliveries';
 import { round } from '../lib/measure';
-import type { SandboxProcess } from '../lib/sandbox-client';
+import type { SandboxProcess } from '../../dev/sandbox-client';
 import { PLAIN_WEBHOOK_PATH, plainWebhookWorkflow, triggerWorkflow } from './workflows';
 
 export interface LoadFigures {

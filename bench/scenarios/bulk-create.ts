@@ -7,7 +7,7 @@ import type { BenchConfig } from '../lib/config';
 import { againstFloor, freshRateLimitedSandbox, windowFloor, type NodeFigure } from '../lib/node-figure';
 import { nodeBulkCreate } from '../lib/node-workflows';
 import { checkCreates, type CreateCheck } from '../lib/records';
-import type { SandboxProcess } from '../lib/sandbox-client';
+import type { SandboxProcess } from '../../dev/sandbox-client';
 
 export interface BulkCreateResult extends NodeFigure {
 	outputItems: number;

@@ -10,7 +10,7 @@ import { bareWalk } from '../lib/bare';
 import type { BenchConfig } from '../lib/config';
 import { median, round } from '../lib/measure';
 import { forgetRateBudgets, minimalNodeWalk, nodeWalk } from '../lib/node-workflows';
-import type { SandboxProcess } from '../lib/sandbox-client';
+import type { SandboxProcess } from '../../dev/sandbox-client';
 
 interface Side {
 	wallMs: number;

@@ -7,7 +7,7 @@ import type { BenchConfig } from '../lib/config';
 import { median } from '../lib/measure';
 import { bulkInputItems } from './bulk-create';
 import { forgetRateBudgets, nodeBulkCreate, nodeWalk } from '../lib/node-workflows';
-import type { SandboxProcess } from '../lib/sandbox-client';
+import type { SandboxProcess } from '../../dev/sandbox-client';
 
 /**
  * The floor takes the fastest of the samples: other work on the machine only ever slows a bare loop

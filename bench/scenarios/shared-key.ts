@@ -8,7 +8,7 @@ import type { Floor } from '../lib/floor';
 import { round } from '../lib/measure';
 import { nodeWalk } from '../lib/node-workflows';
 import { checkRecords, type RecordCheck } from '../lib/records';
-import type { RequestSummary, SandboxProcess } from '../lib/sandbox-client';
+import type { RequestSummary, SandboxProcess } from '../../dev/sandbox-client';
 
 export interface SharedKeyResult {
 	wallMs: number;

@@ -11,12 +11,12 @@ import { createHmac } from 'node:crypto';
 import { WebhookContext } from 'n8n-core';
 import type { IDataObject, INodeType, IWebhookData, IWebhookResponseData, IWorkflowBase } from 'n8n-workflow';
 
-import { createAdditionalData, nextExecutionId } from '../../test/helpers/engine';
-import { TestCredentialsHelper, nodeTypes, startWebhookReceiver } from '../../test/helpers';
+import { createAdditionalData, nextExecutionId } from '../../dev/harness/engine';
+import { TestCredentialsHelper, nodeTypes, startWebhookReceiver } from '../../dev/harness';
 import type { BenchConfig } from '../lib/config';
 import { envelope, forgedSignatureHeaders, signatureHeaders } from '../lib/deliveries';
 import { percentile, round } from '../lib/measure';
-import { SandboxProcess } from '../lib/sandbox-client';
+import { SandboxProcess } from '../../dev/sandbox-client';
 
 export interface TriggerInProcessResult {
 	deliveries: number;

@@ -6,7 +6,7 @@ import type { BenchConfig } from '../lib/config';
 import { againstFloor, freshRateLimitedSandbox, windowFloor, type NodeFigure } from '../lib/node-figure';
 import { nodeWalk } from '../lib/node-workflows';
 import { checkRecords, type RecordCheck } from '../lib/records';
-import type { SandboxProcess } from '../lib/sandbox-client';
+import type { SandboxProcess } from '../../dev/sandbox-client';
 
 export interface WalkResult extends NodeFigure {
 	pagesExpected: number;

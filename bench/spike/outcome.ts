@@ -1,5 +1,5 @@
 /** What a spike left behind in the service: leads per person, routine adds, 429s per window. */
-import type { SandboxProcess } from '../lib/sandbox-client';
+import type { SandboxProcess } from '../../dev/sandbox-client';
 import type { ProxiedCall } from '../lib/worker-proxies';
 import { callKind } from '../../nodes/Prospecting/transport/rateBudgets';
 import { rebuildWindows, windowIndexes, type WindowCount } from '../queue-mode/run';

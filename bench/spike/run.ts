@@ -30,7 +30,7 @@ import { rateLimitFloor, type Floor } from '../lib/floor';
 import { postJson } from '../lib/http-post';
 import { round } from '../lib/measure';
 import { benchResultsFile } from '../lib/results-files';
-import { SandboxProcess, type RequestSummary } from '../lib/sandbox-client';
+import { SandboxProcess, type RequestSummary } from '../../dev/sandbox-client';
 import { stopTogether } from '../lib/stop-together';
 import { startWorkerProxies, type WorkerProxies } from '../lib/worker-proxies';
 import { measureWriteRequestTime } from '../scenarios/request-time';

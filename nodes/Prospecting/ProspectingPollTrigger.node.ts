@@ -1,8 +1,8 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { filtersCollection, multiValueFilter, textFilter } from './actions/common.descriptions';
-import { prospectionFilterCollections } from './actions/prospection/filters';
+import { filtersCollection, multiValueFilter, textFilter } from './shared/filters.description';
+import { prospectionFilterCollections } from './shared/prospectionFilters.description';
 import { listSearch } from './methods';
 import { pollProspecting } from './polling/poll';
 import { prospectionStatusOptions } from './shared/statuses';

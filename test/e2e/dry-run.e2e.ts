@@ -167,7 +167,7 @@ describe.each(WRITES)('$name run from the editor', (write) => {
 		expect(nodeOutput(execution, 'Write')[0]).toMatchObject({ dryRun: true, written: false });
 	});
 
-	it('credential on Stop and Ask: the run fails with the question, nothing is written', async () => {
+	it('credential on Stop With Error: the run fails with the error, nothing is written', async () => {
 		const { parameters, path } = await write.prepare();
 		const before = writes().length;
 		const execution = await runFromEditor(await saveWorkflow(write.name, manualTrigger(), parameters, credentials.ask));
@@ -177,6 +177,7 @@ describe.each(WRITES)('$name run from the editor', (write) => {
 		expect(error?.message).toBe(
 			`${write.name} would write to production: ${write.method} ${path} changes the account's real data, and the service has no test environment. Nothing was sent (item 0)`,
 		);
+		expect(String(error?.description)).toMatch(/"Writes in Manual Runs" is "Stop With Error"/);
 		expect(String(error?.description)).toMatch(/"Always Send"/);
 		expectNoKey(execution);
 	});
@@ -191,7 +192,7 @@ describe.each(WRITES)('$name run from the editor', (write) => {
 		expect(nodeOutput(execution, 'Write')[0].dryRun).toBeUndefined();
 	});
 
-	it('node Dry Run "Always Send" overrides the credential\'s Stop and Ask', async () => {
+	it('node Dry Run "Always Send" overrides the credential\'s Stop With Error', async () => {
 		const { parameters } = await write.prepare();
 		const before = writes().length;
 		const execution = await runFromEditor(

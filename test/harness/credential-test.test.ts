@@ -1,4 +1,4 @@
-import { testCredential } from '../helpers';
+import { testCredential } from '../../dev/harness';
 import { startRecordingServer } from './fixtures/recording-server';
 import type { RecordingServer } from './fixtures/recording-server';
 

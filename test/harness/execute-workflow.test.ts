@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { executeWorkflow, findSecret, registerNodeType, START_NODE } from '../helpers';
+import { executeWorkflow, findSecret, registerNodeType, START_NODE } from '../../dev/harness';
 import { ECHO_API_NODE_TYPE, EchoApi } from './fixtures/echo-api.node';
 import { startRecordingServer } from './fixtures/recording-server';
 import type { RecordingServer } from './fixtures/recording-server';

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 
-import { createTriggerWorkflow, executeWorkflow, registerNodeType, startWebhookReceiver } from '../helpers';
-import type { TriggerWorkflowHandle, WebhookReceiver } from '../helpers';
+import { createTriggerWorkflow, executeWorkflow, registerNodeType, startWebhookReceiver } from '../../dev/harness';
+import type { TriggerWorkflowHandle, WebhookReceiver } from '../../dev/harness';
 import { ECHO_API_NODE_TYPE, EchoApi } from './fixtures/echo-api.node';
 import { SIGNED_HOOK_TRIGGER_NODE_TYPE, SignedHookTrigger } from './fixtures/signed-hook-trigger.node';
 import { startRecordingServer } from './fixtures/recording-server';

@@ -2,7 +2,7 @@
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { findSecret, testCredential } from '../helpers';
+import { findSecret, testCredential } from '../../dev/harness';
 import { runNode } from './support';
 
 let sandbox: RunningSandbox;

@@ -19,8 +19,8 @@ import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
-import { executeWorkflow, START_NODE_TYPE } from '../helpers';
-import { registerNodeType } from '../helpers/node-types';
+import { executeWorkflow, START_NODE_TYPE } from '../../dev/harness';
+import { registerNodeType } from '../../dev/harness/node-types';
 import { everythingVisible } from './support';
 
 /** What n8n's loader makes of a node with usableAsTool: the same node, with an ai_tool output and no input. */
@@ -159,7 +159,7 @@ it('a tool call in a manual run with the credential on Dry Run answers the agent
 	expect(everythingVisible(result)).not.toContain(sandbox.apiKey);
 });
 
-it('a tool call in a manual run with the credential on Stop and Ask answers the agent with the question', async () => {
+it('a tool call in a manual run with the credential on Stop With Error answers the agent with the error', async () => {
 	const { json } = await callTool('manual', 'ask', { name: 'Ana Ask', email: 'ana.ask@example.com' });
 	expect(writes()).toEqual([]);
 	expect(toolError(json)).toMatch(/^Lead Create would write to production: POST \/leads/);

@@ -11,8 +11,8 @@ import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE } from '../helpers';
-import { nodeTypes } from '../helpers/node-types';
+import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE } from '../../dev/harness';
+import { nodeTypes } from '../../dev/harness/node-types';
 import { expectNoSecret, NODE_NAME } from './support';
 import type { NodeRun } from './support';
 
@@ -208,7 +208,7 @@ describe.each(cases)('$name', (write) => {
 		expect(result.items[0].json).toMatchObject({ dryRun: true, written: false });
 	});
 
-	it('manual run, credential on Stop and Ask: the item fails, says how to allow it, sends nothing', async () => {
+	it('manual run, credential on Stop With Error: the item fails, says how to allow it, sends nothing', async () => {
 		const { parameters, path } = await write.prepare();
 		writesBefore = writes().length;
 		const result = await run(parameters, { mode: 'manual', manualWrites: 'ask' });
@@ -216,6 +216,7 @@ describe.each(cases)('$name', (write) => {
 			`${write.name} would write to production: ${write.method} ${path} changes the account's real data, and the service has no test environment. Nothing was sent (item 0)`,
 		);
 		const description = String((result.error as { description?: string }).description);
+		expect(description).toMatch(/"Writes in Manual Runs" is "Stop With Error"/);
 		expect(description).toMatch(/"Dry Run" to "Always Send"/);
 		expect(description).toMatch(/"Writes in Manual Runs" to "Send to Production"/);
 		expect(newWrites()).toEqual([]);
@@ -301,7 +302,7 @@ describe('Lead Create details', () => {
 		expect(String(json.message)).toContain(`exists (id ${existing.id})`);
 	});
 
-	it('Skip If Exists with Stop and Ask: a found lead is returned as for real, since nothing would be written', async () => {
+	it('Skip If Exists with Stop With Error: a found lead is returned as for real, since nothing would be written', async () => {
 		const existing = sandbox.control.leads().filter((lead) => lead.emails.length > 0)[1];
 		const result = await run(
 			{ resource: 'lead', operation: 'create', email: existing.emails[0].value, options: { skipIfExists: true } },
@@ -491,16 +492,19 @@ describe('visible in the editor', () => {
 	it('the credential offers the three choices, Dry Run by default', () => {
 		const field = new ProspectingApi().properties.find((property) => property.name === 'manualWrites');
 		expect(field?.default).toBe('dryRun');
-		expect((field?.options as Array<{ value: string }>).map((option) => option.value)).toEqual([
-			'dryRun',
-			'ask',
-			'send',
+		// The values are what saved credentials hold: a new name must keep its value.
+		expect(
+			(field?.options as Array<{ name: string; value: string }>).map((option) => [option.name, option.value]),
+		).toEqual([
+			['Dry Run (Send Nothing)', 'dryRun'],
+			['Stop With Error', 'ask'],
+			['Send to Production', 'send'],
 		]);
 	});
 });
 
-describe('the key stays out of the question', () => {
-	it('Stop and Ask does not repeat a key typed into an id field', async () => {
+describe('the key stays out of the error', () => {
+	it('Stop With Error does not repeat a key typed into an id field', async () => {
 		const result = await run(
 			{ resource: 'webhook', operation: 'delete', webhookId: sandbox.apiKey },
 			{ mode: 'manual', manualWrites: 'ask' },

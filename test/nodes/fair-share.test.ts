@@ -6,14 +6,14 @@
 import { OthersEstimate } from '../../nodes/Prospecting/transport/othersShare';
 import { readRateAnswer } from '../../nodes/Prospecting/transport/rateHeaders';
 import { RateBudget, type RateSettings, type Reservation } from '../../nodes/Prospecting/transport/ratePolicy';
+import { onControlledClock } from '../../dev/harness/clock';
+import { spikeAcrossWorkers } from '../../dev/spike-model';
+
 /** A budget with the service's documented limits unless the test says otherwise. */
 const newBudget = (settings: Partial<RateSettings> = {}) => new RateBudget({ limit: 200, windowMs: 60_000, clients: 1, ...settings });
 /** Gives a budget an answer with these headers (and its reservation, when it answers one). */
 const release = (budget: RateBudget, headers: Record<string, string>, status: number, reservation?: Reservation) =>
 	budget.settle(reservation, readRateAnswer(headers, status));
-
-import { onControlledClock } from '../helpers/clock';
-import { spikeAcrossWorkers } from '../helpers/spike-model';
 
 /** An estimate of a window already open (enough answers that the gradual opening does not limit it). */
 function openWindow(estimate = new OthersEstimate()): OthersEstimate {

@@ -12,8 +12,8 @@ import {
 	searchRoutines,
 	searchWebhooks,
 } from '../../nodes/Prospecting/methods/listSearch';
-import { nodeTypes, PROSPECTING_NODE_TYPE } from '../helpers';
-import { createAdditionalData, nextExecutionId } from '../helpers/engine';
+import { nodeTypes, PROSPECTING_NODE_TYPE } from '../../dev/harness';
+import { createAdditionalData, nextExecutionId } from '../../dev/harness/engine';
 
 const LEADS = 150;
 const PROSPECTIONS = 40;

@@ -9,8 +9,8 @@ import type { INode } from 'n8n-workflow';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
-import { executeWorkflow } from '../helpers';
-import { PollWorkflowHandle } from '../helpers/poll';
+import { executeWorkflow } from '../../dev/harness';
+import { PollWorkflowHandle } from '../../dev/harness/poll';
 import { jsonOf, runNode, startNode } from './support';
 
 let sandbox: RunningSandbox;

@@ -1,12 +1,12 @@
 /**
  * Rate limits: waiting before a refusal, 429 with Retry-After and doubling, giving up, the shared budget.
- * Every run is on a controlled clock shared by the node and the sandbox (test/helpers/clock.ts): the
+ * Every run is on a controlled clock shared by the node and the sandbox (dev/harness/clock.ts): the
  * windows and waits below are sat out in full, without the real seconds.
  */
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { onControlledClock } from '../helpers/clock';
+import { onControlledClock } from '../../dev/harness/clock';
 import { expectNoSecret, jsonOf, runNode, runNodeOnClock } from './support';
 
 const running: RunningSandbox[] = [];

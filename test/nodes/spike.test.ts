@@ -8,7 +8,7 @@ import type { INode } from 'n8n-workflow';
 import { startSandbox } from '../../sandbox';
 import type { RecordedRequest, RunningSandbox } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE_TYPE } from '../helpers';
+import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE_TYPE } from '../../dev/harness';
 
 const WINDOW_SECONDS = 1;
 // Fewer calls per window than posts, so the spike spans windows; few enough windows to stay quick.

@@ -1,9 +1,9 @@
 /** Builds and runs Prospecting workflows against a sandbox, and scans what a run produced for secrets. */
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE } from '../helpers';
-import { onControlledClock } from '../helpers/clock';
-import type { WorkflowRunResult } from '../helpers';
+import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE } from '../../dev/harness';
+import { onControlledClock } from '../../dev/harness/clock';
+import type { WorkflowRunResult } from '../../dev/harness';
 
 export const NODE_NAME = 'Prospecting';
 
@@ -61,7 +61,7 @@ export async function runNode(
 }
 
 /**
- * `runNode` on the controlled clock of ../helpers/clock, shared by the node and the sandbox: waits of
+ * `runNode` on the controlled clock of dev/harness/clock.ts, shared by the node and the sandbox: waits of
  * rate-limit windows are sat out in full without the real seconds. `elapsedMs` is how long the run
  * took on that clock.
  */

@@ -10,8 +10,8 @@ import { compactRecord, messageForAgent } from '../../nodes/Prospecting/actions/
 import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { registerNodeType } from '../helpers';
-import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm, runToolForm } from '../helpers/tool-form';
+import { registerNodeType } from '../../dev/harness';
+import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm, runToolForm } from '../../dev/harness/tool-form';
 import { jsonOf } from './support';
 
 const TOOL_TYPE = PROSPECTING_TOOL_NODE_TYPE;

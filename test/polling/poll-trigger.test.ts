@@ -3,8 +3,8 @@
  * new prospection and status change is emitted exactly once across polls, restarts, records sharing
  * a createdAt, records created while a poll walks the list, and rate limits in the middle of a poll.
  */
-import '../helpers';
-import { PollWorkflowHandle } from '../helpers/poll';
+import '../../dev/harness';
+import { PollWorkflowHandle } from '../../dev/harness/poll';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';

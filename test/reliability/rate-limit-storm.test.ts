@@ -4,7 +4,7 @@
  * item fails saying how long it waited and why. A Retry-After of the whole 60 s window is sat out
  * in full (the default maximum is 300 s); with a smaller maximum the item fails at once, saying the
  * asked wait would exceed the maximum, instead of sitting it out. The waits run on a controlled clock
- * shared by the node and the sandbox (test/helpers/clock.ts): the same waits, without the real seconds.
+ * shared by the node and the sandbox (dev/harness/clock.ts): the same waits, without the real seconds.
  */
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';

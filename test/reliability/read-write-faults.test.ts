@@ -1,7 +1,7 @@
 /**
  * Service failures the existing suites touch only in part: 500 and 502 as well as 503, retries
  * that stop at their bound, and writes answered 5xx reported per item without a second send. The
- * pauses between read retries run on a controlled clock (test/helpers/clock.ts).
+ * pauses between read retries run on a controlled clock (dev/harness/clock.ts).
  */
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';

@@ -11,8 +11,8 @@ import type { INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { allLogLines, createTriggerWorkflow, executeWorkflow, findSecret, PROSPECTING_NODE_TYPE, START_NODE, startWebhookReceiver } from '../helpers';
-import type { DeliveryResult, WorkflowRunResult } from '../helpers';
+import { allLogLines, createTriggerWorkflow, executeWorkflow, findSecret, PROSPECTING_NODE_TYPE, START_NODE, startWebhookReceiver } from '../../dev/harness';
+import type { DeliveryResult, WorkflowRunResult } from '../../dev/harness';
 
 // Characters that URL encoding changes, so the plain and the encoded forms differ.
 const API_KEY = 'sk+live/5ecr3t=key&x%20y_0123456789ABCDEFabcdef';

@@ -5,10 +5,10 @@
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 
-import { allLogLines } from '../helpers';
+import { allLogLines } from '../../dev/harness';
 import { startSandbox } from '../../sandbox';
 import type { Delivery, RunningSandbox } from '../../sandbox';
-import { startWebhookReceiver, type DeliveryResult, type TriggerWorkflowHandle, type WebhookReceiver } from '../helpers';
+import { startWebhookReceiver, type DeliveryResult, type TriggerWorkflowHandle, type WebhookReceiver } from '../../dev/harness';
 
 let sandbox: RunningSandbox;
 let receiver: WebhookReceiver;

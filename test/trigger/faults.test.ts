@@ -7,11 +7,11 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { allLogLines } from '../helpers';
+import { allLogLines } from '../../dev/harness';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { FlakyProxy } from './support/flaky-proxy';
-import { startWebhookReceiver, type TriggerWorkflowHandle, type WebhookReceiver } from '../helpers';
+import { startWebhookReceiver, type TriggerWorkflowHandle, type WebhookReceiver } from '../../dev/harness';
 
 let sandbox: RunningSandbox;
 let receiver: WebhookReceiver;

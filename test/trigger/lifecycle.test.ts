@@ -5,7 +5,7 @@
  */
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
-import { startWebhookReceiver, type TriggerWorkflowHandle, type WebhookReceiver } from '../helpers';
+import { startWebhookReceiver, type TriggerWorkflowHandle, type WebhookReceiver } from '../../dev/harness';
 
 let sandbox: RunningSandbox;
 let receiver: WebhookReceiver;

@@ -8,7 +8,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { ProspectingTrigger } from '../../nodes/Prospecting/ProspectingTrigger.node';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers';
+import { startWebhookReceiver, type WebhookReceiver } from '../../dev/harness';
 
 let sandbox: RunningSandbox;
 let receiver: WebhookReceiver;

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from './versions';
+import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../shared/versions';
 
 /** What an AI agent gets back from the tool form from version 2: Simplified, Raw or Selected Fields, the id always kept. */
 export const agentOutputChoice: INodeProperties[] = [
@@ -249,27 +249,6 @@ export function additionalFieldsCollection(options: INodeProperties[]): INodePro
 	};
 }
 
-/** A one-text filter. */
-export function textFilter(displayName: string, name: string, description: string): INodeProperties {
-	return { displayName, name, type: 'string', default: '', description };
-}
-
-/** The Filters collection of a list; `displayOptions` where it shows only for some choices. */
-export function filtersCollection(
-	options: INodeProperties[],
-	displayOptions?: INodeProperties['displayOptions'],
-): INodeProperties {
-	return {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		...(displayOptions ? { displayOptions } : {}),
-		options,
-	};
-}
-
 /** The Operation selector of one resource. */
 export function operationSelector(
 	resource: string,
@@ -284,17 +263,5 @@ export function operationSelector(
 		displayOptions: { show: { resource: [resource] } },
 		options: operations,
 		default: defaultOperation,
-	};
-}
-
-/** A multi-value filter: a comma-separated text, or a list from an expression. */
-export function multiValueFilter(displayName: string, name: string, what: string): INodeProperties {
-	return {
-		displayName,
-		name,
-		type: 'string',
-		default: '',
-		placeholder: 'id1,id2',
-		description: `Only ${what}. Several values separated by commas, or a list from an expression.`,
 	};
 }

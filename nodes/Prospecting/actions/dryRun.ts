@@ -1,6 +1,6 @@
 /**
  * The service has no test environment: every write changes the account's production data. Before a
- * write is sent, `guardWrite` decides whether it is sent, shown as a dry run, or stopped with a question,
+ * write is sent, `guardWrite` decides whether it is sent, shown as a dry run, or stopped with an error,
  * from the node's Dry Run parameter, the credential's "Writes in Manual Runs" and n8n's execution mode.
  */
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
@@ -24,7 +24,9 @@ export const DEFAULT_MANUAL_WRITES: ManualWriteChoice = 'dryRun';
  * Runs started by a person building or testing the workflow: the editor's Execute step and Execute
  * workflow, the test webhook URL and the editor chat (all 'manual' in n8n 1.x and 2.x, also when this node
  * runs as an AI Agent's tool), and evaluation runs over a data set. Everything else (trigger, webhook,
- * chat, retry, integrated, cli, error, internal, agent) is a production run.
+ * chat, retry, integrated, cli, error, internal, agent) is a production run. A sub-workflow runs as
+ * 'integrated' whoever called it, and n8n gives its nodes no public way to learn how the root run started
+ * (getMode() and the execution context's source both say 'integrated'), so its writes are sent.
  */
 const MANUAL_MODES: readonly string[] = ['manual', 'evaluation'];
 
@@ -128,7 +130,7 @@ function addHint(context: IExecuteFunctions, message: string): void {
 
 /**
  * Call right before a write, after every check and read. Returns undefined when the write is to be sent;
- * returns the dry-run output item when it is not; throws (for this item) when the user must choose first.
+ * returns the dry-run output item when it is not; throws (for this item) on "Stop With Error".
  */
 export async function guardWrite(
 	this: IExecuteFunctions,
@@ -150,7 +152,7 @@ export async function guardWrite(
 			{
 				itemIndex: guard.itemIndex,
 				description:
-					'The Prospecting API credential\'s "Writes in Manual Runs" is "Stop and Ask". To send this write from the editor, set this node\'s "Dry Run" to "Always Send" (this node only) or the credential\'s "Writes in Manual Runs" to "Send to Production" (every node using it). To see the request without sending it, choose "Dry Run" in either place. Active workflows are not affected: they always send.',
+					'The Prospecting API credential\'s "Writes in Manual Runs" is "Stop With Error". To send this write from the editor, set this node\'s "Dry Run" to "Always Send" (this node only) or the credential\'s "Writes in Manual Runs" to "Send to Production" (every node using it). To see the request without sending it, choose "Dry Run" in either place. Active workflows are not affected: they always send.',
 			},
 		);
 	}

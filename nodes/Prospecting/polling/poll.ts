@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { locatorValue } from '../actions/recordLocator';
+import { locatorValue } from '../shared/recordLocator';
 import type { ProspectionStatus } from '../shared/statuses';
 import { PROSPECTION_STATUSES } from '../shared/statuses';
 import { compareTimestamps, readPageNewestFirst } from './listPage';

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { filtersCollection, listOptions, returnAllAndLimit } from '../common.descriptions';
+import { filtersCollection } from '../../shared/filters.description';
+import { listOptions, returnAllAndLimit } from '../common.descriptions';
 import { listRecords } from '../listRecords';
 import { optionalOneOf, queryName } from '../parameters';
 

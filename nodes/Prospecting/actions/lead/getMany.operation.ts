@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { filtersCollection, listOptions, multiValueFilter, returnAllAndLimit, textFilter } from '../common.descriptions';
+import { filtersCollection, multiValueFilter, textFilter } from '../../shared/filters.description';
+import { listOptions, returnAllAndLimit } from '../common.descriptions';
 import { listRecords } from '../listRecords';
 import { multiValues, queryText } from '../parameters';
 import { simplifyLead, simplifyLeadProperties, simplifyLeadsWanted } from './simplify';

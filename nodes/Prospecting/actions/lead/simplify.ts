@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { isBlank, isContactItem } from '../output';
 import { booleanValue } from '../parameters';
-import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../versions';
+import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../../shared/versions';
 import { isToolForm } from '../tool';
 
 const SIMPLIFY_DESCRIPTION =

@@ -4,8 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { listOptions, returnAllAndLimit } from '../common.descriptions';
 import { listRecords } from '../listRecords';
 import { pathSegment } from '../pathSegment';
-import { recordLocator } from '../recordLocator';
-import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../versions';
+import { recordLocator } from '../../shared/recordLocator';
+import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../../shared/versions';
 
 const properties: INodeProperties[] = [
 	inVersions(VERSION_1_ONLY, {

@@ -3,10 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { MultiValueFormat } from '../../transport';
 import { prospectingApiPaginate, prospectingApiRequest } from '../../transport';
+import { prospectionFilterCollections } from '../../shared/prospectionFilters.description';
 import { additionalQueryOption, maxRateLimitWaitOption, multiValueFormatOption } from '../common.descriptions';
 import { readMultiValueFormat } from '../listSettings';
 import { additionalQuery, maxRateLimitWait } from '../parameters';
-import { prospectionFilterCollections, prospectionScopeQuery } from './filters';
+import { prospectionScopeQuery } from './filters';
 
 const properties: INodeProperties[] = [
 	...prospectionFilterCollections(),

@@ -2,10 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { PROSPECTION_STATUSES, prospectionStatusOptions } from '../../shared/statuses';
+import { prospectionFilterCollections } from '../../shared/prospectionFilters.description';
 import { listOptions, returnAllAndLimit } from '../common.descriptions';
 import { listRecords } from '../listRecords';
 import { optionalOneOf } from '../parameters';
-import { prospectionFilterCollections, prospectionScopeQuery } from './filters';
+import { prospectionScopeQuery } from './filters';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,

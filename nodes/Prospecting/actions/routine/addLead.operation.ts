@@ -6,8 +6,8 @@ import { guardWrite } from '../dryRun';
 import { writeOperationDescription } from '../dryRun.description';
 import { idText, maxRateLimitWait } from '../parameters';
 import { pathSegment } from '../pathSegment';
-import { recordLocator } from '../recordLocator';
-import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../versions';
+import { recordLocator } from '../../shared/recordLocator';
+import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../../shared/versions';
 
 const properties: INodeProperties[] = [
 	recordLocator({

@@ -7,8 +7,8 @@ import { guardWrite } from '../dryRun';
 import { writeOperationDescription } from '../dryRun.description';
 import { callSettings, quoted } from '../parameters';
 import { pathSegment } from '../pathSegment';
-import { recordLocator } from '../recordLocator';
-import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../versions';
+import { recordLocator } from '../../shared/recordLocator';
+import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../../shared/versions';
 
 const DELETE_DESCRIPTION =
 	'The webhook to delete. Its secret is gone with it; a new webhook gets a new secret.';

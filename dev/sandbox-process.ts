@@ -1,9 +1,9 @@
 /**
- * Runs one sandbox in its own process, so the benchmark process measures only the client's CPU and
+ * Runs one sandbox in its own process, so a benchmark process measures only the client's CPU and
  * the server gets the machine's other core. Started by `SandboxProcess.start` (sandbox-client.ts);
  * options arrive as JSON in BENCH_SANDBOX_OPTIONS and control calls arrive over IPC.
  */
-import { startSandbox } from '../../sandbox';
+import { startSandbox } from '../sandbox';
 
 interface CallMessage {
 	id: number;

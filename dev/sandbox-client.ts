@@ -1,4 +1,4 @@
-/** The benchmark's handle on a sandbox running in a child process (see sandbox-process.ts). */
+/** A handle on a sandbox running in a child process (see sandbox-process.ts), for the benchmarks. */
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 

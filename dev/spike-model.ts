@@ -7,8 +7,8 @@
  * Run it on the controlled clock (`onControlledClock`): the fair-share tests check it, and `npm run bench:model`
  * reports it over many seeds, trip lengths and workers at unequal paces.
  */
-import { readRateAnswer } from '../../nodes/Prospecting/transport/rateHeaders';
-import { RateBudget } from '../../nodes/Prospecting/transport/ratePolicy';
+import { readRateAnswer } from '../nodes/Prospecting/transport/rateHeaders';
+import { RateBudget } from '../nodes/Prospecting/transport/ratePolicy';
 
 export interface SpikeModelOptions {
 	workers: number;
