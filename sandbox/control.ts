@@ -94,6 +94,12 @@ export function makeControl(state: SandboxState): SandboxControl {
 					throw new ControlError(400, `${key} deve ser true ou false.`);
 				}
 			}
+			if (settings.resetFormat !== undefined && !['epoch-seconds', 'epoch-ms', 'delta-seconds'].includes(settings.resetFormat)) {
+				throw new ControlError(400, "resetFormat deve ser 'epoch-seconds', 'epoch-ms' ou 'delta-seconds'.");
+			}
+			if (settings.clockOffsetMs !== undefined && !Number.isFinite(settings.clockOffsetMs)) {
+				throw new ControlError(400, 'clockOffsetMs deve ser um número.');
+			}
 			if (settings.rateHeaders !== undefined && !['always', 'on-429'].includes(settings.rateHeaders)) {
 				throw new ControlError(400, "rateHeaders deve ser 'always' ou 'on-429'.");
 			}

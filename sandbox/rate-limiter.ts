@@ -18,6 +18,8 @@ export interface RateLimitConfig {
 	clockWindows: boolean;
 	/** On which answers X-RateLimit-* are sent; Retry-After always comes with a 429. */
 	rateHeaders: RateHeaders;
+	/** How far the service's clock is ahead (negative: behind) in the epoch resets it announces. */
+	clockOffsetMs: number;
 }
 
 export interface RateDecision {
@@ -82,17 +84,18 @@ export class RateLimiter {
 
 	private decision(window: Window, limit: number, allowed: boolean, now: number): RateDecision {
 		const endMs = window.start + this.config.windowSeconds * 1000;
+		const announcedEndMs = endMs + this.config.clockOffsetMs;
 		const retryAfterSeconds = Math.max(1, Math.ceil((endMs - now) / 1000));
 		let reset: string;
 		switch (this.config.resetFormat) {
 			case 'epoch-ms':
-				reset = String(endMs);
+				reset = String(announcedEndMs);
 				break;
 			case 'delta-seconds':
 				reset = String(retryAfterSeconds);
 				break;
 			default:
-				reset = String(Math.ceil(endMs / 1000));
+				reset = String(Math.ceil(announcedEndMs / 1000));
 		}
 		const headers: Record<string, string> =
 			allowed && this.config.rateHeaders === 'on-429'

@@ -85,6 +85,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			resetFormat: options.rateLimitResetFormat ?? 'epoch-seconds',
 			clockWindows: options.clockWindows ?? false,
 			rateHeaders: options.rateHeaders ?? 'always',
+			clockOffsetMs: options.clockOffsetMs ?? 0,
 		}),
 		faults: new FaultSet(seed),
 		deliverer: new Deliverer(

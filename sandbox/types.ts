@@ -30,6 +30,8 @@ export interface SandboxOptions {
 	clockWindows?: boolean;
 	/** 'always' by default. */
 	rateHeaders?: RateHeaders;
+	/** The service's clock ahead of the real one (negative: behind), as seen in epoch resets; 0 by default. */
+	clockOffsetMs?: number;
 	dataset?: DatasetSizes;
 	signatureHeader?: string;
 	delivery?: { maxRetries?: number; baseDelayMs?: number; timeoutMs?: number };
@@ -179,6 +181,8 @@ export interface RateLimitSettings {
 	enabled?: boolean;
 	clockWindows?: boolean;
 	rateHeaders?: RateHeaders;
+	resetFormat?: ResetFormat;
+	clockOffsetMs?: number;
 }
 
 export interface SandboxControl {

@@ -1,7 +1,9 @@
 /**
  * A lead-capture spike: hundreds of form posts start executions at once in one n8n process, each
  * running Lead Create (Skip If Exists) → Routine Add Lead on one key. The shared budget must hold
- * from the first call on: no 429 in any window, every lead and every routine add once.
+ * from the first call on: no 429 in any window, every lead and every routine add once. Where the
+ * service sends its rate headers only with a 429 (as the spec documents them), the credential's
+ * limits pace the spike from the first call, whatever the phase of windows aligned to the clock.
  */
 import type { INode } from 'n8n-workflow';
 
@@ -107,6 +109,8 @@ async function spike(posts: Array<{ name: string; email: string }>) {
 							baseUrl: sandbox.url,
 							apiKey: sandbox.apiKey,
 							rateLimitWindowSeconds: WINDOW_SECONDS,
+							readsPerWindow: LIMIT,
+							writesPerWindow: LIMIT,
 						},
 					},
 					inputItems: [post],
@@ -125,6 +129,7 @@ const formPosts = (prefix: string) =>
 function expectEveryPostOnce(
 	posts: Array<{ email: string }>,
 	runs: Awaited<ReturnType<typeof spike>>,
+	mostRefusals = 0,
 ) {
 	expect(runs.map((run) => run.error?.message).filter(Boolean)).toEqual([]);
 	const requests = sandbox.control.requests();
@@ -132,11 +137,15 @@ function expectEveryPostOnce(
 		read: refusalsPerWindow(requests, 'read'),
 		write: refusalsPerWindow(requests, 'write'),
 	};
-	// Compared whole, so a failure shows the count of every window.
-	expect(refusals).toEqual({
-		read: refusals.read.map(() => 0),
-		write: refusals.write.map(() => 0),
-	});
+	if (mostRefusals === 0) {
+		// Compared whole, so a failure shows the count of every window.
+		expect(refusals).toEqual({
+			read: refusals.read.map(() => 0),
+			write: refusals.write.map(() => 0),
+		});
+	} else {
+		expect(requests.filter((request) => request.status === 429).length).toBeLessThanOrEqual(mostRefusals);
+	}
 	const emails = sandbox.control.leads().flatMap((lead) => lead.emails.map((email) => email.value));
 	for (const post of posts) expect(emails.filter((email) => email === post.email)).toHaveLength(1);
 	const adds = requests.filter(
@@ -166,3 +175,40 @@ it('a second spike of 200 posts on a budget already fed by answers gets no 429 i
 	const runs = await spike(posts);
 	expectEveryPostOnce(posts, runs);
 }, 60_000);
+
+/** Starts the next spike part-way into a window aligned to the clock, as a campaign's posts would. */
+async function partWayIntoAWindow(): Promise<void> {
+	const windowMs = WINDOW_SECONDS * 1000;
+	await new Promise((resolve) => setTimeout(resolve, windowMs + windowMs / 2 - (Date.now() % windowMs)));
+}
+
+describe('a service that sends its rate headers only with a 429, windows aligned to the clock', () => {
+	beforeAll(() => sandbox.control.setRateLimit({ rateHeaders: 'on-429', clockWindows: true }));
+	afterAll(() => sandbox.control.setRateLimit({ rateHeaders: 'always', clockWindows: false }));
+
+	it('200 form posts at once are paced on the credential\'s limits from the first call: at most 2 × 429 in the whole spike, every lead and routine add once', async () => {
+		resetBudgets();
+		await partWayIntoAWindow();
+		const posts = formPosts('quiet');
+		const runs = await spike(posts);
+		// A local limit that never lets more than a window's calls go within a window's length cannot be refused by a
+		// fixed window whatever its phase; two allows for a call delayed past the margin on a loaded machine.
+		expectEveryPostOnce(posts, runs, 2);
+	}, 60_000);
+});
+
+describe.each(['epoch-ms', 'epoch-seconds'] as const)(
+	'X-RateLimit-Reset as %s on every answer, windows aligned to the clock',
+	(resetFormat) => {
+		beforeAll(() => sandbox.control.setRateLimit({ resetFormat, clockWindows: true }));
+		afterAll(() => sandbox.control.setRateLimit({ resetFormat: 'epoch-seconds', clockWindows: false }));
+
+		it('200 form posts at once part-way into a window get no 429 and give every lead and routine add once', async () => {
+			resetBudgets();
+			await partWayIntoAWindow();
+			const posts = formPosts(resetFormat);
+			const runs = await spike(posts);
+			expectEveryPostOnce(posts, runs);
+		}, 60_000);
+	},
+);

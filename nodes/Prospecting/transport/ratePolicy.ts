@@ -30,9 +30,6 @@ export const DEFAULT_LIMITS: Record<CallKind, number> = { read: 200, write: 100 
 
 /** A call sent this long after a window's announced end is counted in the next, despite clock and timer jitter. */
 const WINDOW_END_MARGIN_MS = 25;
-/** Pacing without headers leaves this part of a window, at least PACING_MARGIN_MIN_MS, for latency jitter. */
-const PACING_MARGIN_SHARE = 0.01;
-const PACING_MARGIN_MIN_MS = 100;
 /** Shortest wait after a refusal, so a refused call never spins. */
 const MIN_REFUSAL_WAIT_MS = 100;
 /** A budget idle this many windows is dropped: its figures are of windows long ended. */
@@ -46,6 +43,8 @@ export interface Reservation {
 	waitedMs: number;
 	/** The window it was reserved in, as this budget counts them. */
 	window: number;
+	/** When the service had surely counted it: its answer (pacing without headers). */
+	counted: { by?: number };
 }
 
 /** The call could go only later than its deadline allows. */
@@ -98,8 +97,11 @@ export class RateBudget {
 	private answerWaiters: Array<() => void> = [];
 	/** No call goes before this (a 429's Retry-After). */
 	private heldUntil = 0;
-	/** Send times of this process's latest calls, as many as its pace allows per window (pacing without headers). */
-	private sends: number[] = [];
+	/**
+	 * This process's latest calls, as many as its pace allows per window, with the time each was surely counted by:
+	 * its answer (the service counts a call between its send and its answer, however long the trip).
+	 */
+	private sends: Array<Reservation['counted']> = [];
 	/** The service announced X-RateLimit-Remaining on its last answer that was not a 429. */
 	private headed = false;
 	/** The service's current window as its headers told it. */
@@ -128,7 +130,11 @@ export class RateBudget {
 			if (signal?.aborted) await pause(0, signal);
 			if (deadlineAt !== undefined && Date.now() > deadlineAt) throw new RateWaitTooLong(0);
 			const reservation = await this.reserve(options);
-			if (left) this.cancel();
+			if (left) {
+				// Never sent: its place in the pace goes back too.
+				this.sends = this.sends.filter((entry) => entry !== reservation.counted);
+				this.cancel();
+			}
 			return reservation;
 		});
 		this.queue = turn.catch(() => undefined);
@@ -176,9 +182,10 @@ export class RateBudget {
 		this.others.reserved(this.announced(), this.inFlight === 0);
 		if (window.remaining !== undefined) window.remaining -= 1;
 		this.inFlight += 1;
-		this.sends.push(Date.now());
+		const counted = {};
+		this.sends.push(counted);
 		if (this.sends.length > this.pace()) this.sends.shift();
-		return { waitedMs, window: this.windowNumber };
+		return { waitedMs, window: this.windowNumber, counted };
 	}
 
 	/** Whether a call may go now, or what it waits for. */
@@ -197,12 +204,16 @@ export class RateBudget {
 		return end === undefined ? GO : { until: end + WINDOW_END_MARGIN_MS };
 	}
 
-	/** Without headers: a call goes when this process sent fewer than its pace within the last window's length. */
+	/**
+	 * Without headers: a call goes once this process's call a pace earlier was counted a window's length ago, so no
+	 * window's length, whatever its phase, holds more than a pace of its calls.
+	 */
 	private pacedSlot(now: number): Decision {
 		const { windowMs } = this.settings;
 		if (!(windowMs > 0) || this.sends.length < this.pace()) return GO;
-		const margin = Math.max(PACING_MARGIN_MIN_MS, windowMs * PACING_MARGIN_SHARE);
-		const at = this.sends[this.sends.length - this.pace()] + windowMs + margin;
+		const { by } = this.sends[this.sends.length - this.pace()];
+		if (by === undefined) return { answer: true };
+		const at = by + windowMs + WINDOW_END_MARGIN_MS;
 		return at <= now ? GO : { until: at };
 	}
 
@@ -235,6 +246,7 @@ export class RateBudget {
 	settle(reservation: Reservation | undefined, answer: RateAnswer): void {
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		const now = Date.now();
+		if (reservation) reservation.counted.by = now;
 		if (answer.limit !== undefined) this.limit = answer.limit;
 		if (answer.status !== 429) this.headed = answer.remaining !== undefined;
 		const window = this.window;
@@ -280,8 +292,9 @@ export class RateBudget {
 		return Math.max(0, this.heldUntil - now);
 	}
 
-	/** Gives back a reservation whose call was never answered. */
-	cancel(): void {
+	/** Gives back a reservation whose call got no answer (it may still have been counted). */
+	cancel(reservation?: Reservation): void {
+		if (reservation) reservation.counted.by = Date.now();
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		this.window.asking = false;
 		this.wake();

@@ -163,7 +163,7 @@ export async function prospectingApiRequest(
 				request,
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
-			budget.cancel();
+			budget.cancel(reservation);
 			const code = networkCode(error);
 			if (code === 'ERR_CANCELED') {
 				throw errorFromNetwork(node, { ...where, code, attempts }, secret, kind === 'write');
