@@ -84,13 +84,13 @@ function leadCaptureWorkflow() {
 }
 
 /** 429s per window of the service, windows opened as the service opens them (at the first call after the last one closed). */
-function refusalsPerWindow(requests: RecordedRequest[], kind: 'read' | 'write'): number[] {
+function refusalsPerWindow(requests: RecordedRequest[], kind: 'read' | 'write', windowSeconds = WINDOW_SECONDS): number[] {
 	const windows: number[] = [];
 	let windowEnd = -Infinity;
 	for (const request of requests.filter((entry) => entry.kind === kind)) {
 		const at = Date.parse(request.at);
 		if (at >= windowEnd) {
-			windowEnd = at + WINDOW_SECONDS * 1000;
+			windowEnd = at + windowSeconds * 1000;
 			windows.push(0);
 		}
 		if (request.status === 429) windows[windows.length - 1] += 1;
@@ -98,7 +98,7 @@ function refusalsPerWindow(requests: RecordedRequest[], kind: 'read' | 'write'):
 	return windows;
 }
 
-async function spike(posts: Array<{ name: string; email: string }>) {
+async function spike(posts: Array<{ name: string; email: string }>, windowSeconds = WINDOW_SECONDS) {
 	const workflow = leadCaptureWorkflow();
 	return await Promise.all(
 		posts.map(
@@ -108,7 +108,7 @@ async function spike(posts: Array<{ name: string; email: string }>) {
 						prospectingApi: {
 							baseUrl: sandbox.url,
 							apiKey: sandbox.apiKey,
-							rateLimitWindowSeconds: WINDOW_SECONDS,
+							rateLimitWindowSeconds: windowSeconds,
 							readsPerWindow: LIMIT,
 							writesPerWindow: LIMIT,
 						},
@@ -212,3 +212,21 @@ describe.each(['epoch-ms', 'epoch-seconds'] as const)(
 		}, 60_000);
 	},
 );
+
+describe('a service whose clock is 1 s behind, as its epoch resets show', () => {
+	// Windows of a few seconds, so that a second of difference is a part of one, not all of it.
+	const windowSeconds = 3;
+	beforeAll(() => sandbox.control.setRateLimit({ clockOffsetMs: -1_000, windowSeconds }));
+	afterAll(() => sandbox.control.setRateLimit({ clockOffsetMs: 0, windowSeconds: WINDOW_SECONDS }));
+
+	it('200 form posts at once give every lead and routine add once; the first refusal teaches the difference, so no later window is refused', async () => {
+		resetBudgets();
+		const posts = formPosts('behind');
+		const runs = await spike(posts, windowSeconds);
+		expectEveryPostOnce(posts, runs, 2);
+		const requests = sandbox.control.requests();
+		const refused = { read: refusalsPerWindow(requests, 'read', windowSeconds), write: refusalsPerWindow(requests, 'write', windowSeconds) };
+		// At most the one refusal that shows the service's window had not ended yet, in the first window of each kind.
+		expect(refused.read.slice(1).every((count) => count === 0) && refused.write.slice(1).every((count) => count === 0)).toBe(true);
+	}, 60_000);
+});

@@ -109,6 +109,8 @@ export class RateBudget {
 	private windowNumber = 0;
 	/** The reset of the window this budget last turned from: answers up to it are of an ended window. */
 	private endedResetAt?: number;
+	/** How much later than announced the service's windows end (its clock behind this one), learnt from refusals. */
+	private resetLagMs = 0;
 	private readonly others = new OthersEstimate();
 
 	constructor(readonly settings: RateSettings) {
@@ -225,8 +227,9 @@ export class RateBudget {
 	private windowEnd(): number | undefined {
 		const { resetAt, seenAt } = this.window;
 		if (resetAt === undefined || !this.headed) return undefined;
-		if (seenAt === undefined || !(this.settings.windowMs > 0)) return resetAt;
-		return Math.min(resetAt, seenAt + this.settings.windowMs);
+		const end = resetAt + this.resetLagMs;
+		if (seenAt === undefined || !(this.settings.windowMs > 0)) return end;
+		return Math.min(end, seenAt + this.settings.windowMs);
 	}
 
 	/** The full limit again, less the calls still in flight, which may be counted in the new window. */
@@ -273,7 +276,10 @@ export class RateBudget {
 		}
 		if (answer.status === 429) {
 			this.window.remaining = 0;
-			this.hold(now + refusalFloorMs(answer, this.settings.windowMs, now));
+			const floor = refusalFloorMs(answer, this.settings.windowMs, now);
+			this.hold(now + floor);
+			// Refused in the window this budget took as ended: the service's clock is behind, by as much as it asks.
+			if (stale && resetAt !== undefined) this.resetLagMs = Math.min(Math.max(this.resetLagMs, now + floor - resetAt), this.settings.windowMs);
 		}
 		// An answer that told nothing of the current window lets another call ask.
 		if (!this.window.known) this.window.asking = false;
