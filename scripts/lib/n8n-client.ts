@@ -1,6 +1,6 @@
 /**
  * The part of n8n's internal REST API (the one its editor uses, under /rest) that setting up and checking an
- * instance needs: owner account, credentials and their test, workflows and their activation, executions.
+ * instance needs: owner account, credentials and their test, workflows and their activation, executions and their stop.
  * Authentication is the editor's: the n8n-auth cookie issued by owner setup or login.
  *
  * n8n 2.41.1 and 1.123.81 share these paths and bodies (read from the REST controllers of both),
@@ -58,6 +58,15 @@ export interface ExecutionDetail extends ExecutionSummary {
 	data: {
 		resultData: { runData: Record<string, NodeRunData[]>; error?: { message?: string }; lastNodeExecuted?: string };
 	};
+}
+
+/** What n8n answers a stop with. */
+export interface StoppedExecution {
+	mode: string;
+	startedAt: string;
+	stoppedAt?: string;
+	finished: boolean;
+	status: string;
 }
 
 export interface PublicationStatus {
@@ -265,6 +274,15 @@ export class N8nClient {
 			}
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
+	}
+
+	/**
+	 * The editor's and the executions list's Stop (POST /rest/executions/:id/stop, the same in 2.41.1 and 1.123.81):
+	 * n8n cancels the running execution (its nodes' cancel signal is aborted before this answers) and records it as
+	 * canceled. Answers n8n's view of the stopped execution; a finished execution is refused.
+	 */
+	async stopExecution(id: string): Promise<StoppedExecution> {
+		return await this.request('POST', `/rest/executions/${id}/stop`, {});
 	}
 
 	async listExecutions(workflowId: string): Promise<ExecutionSummary[]> {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { nodeOutput, type ExecutionDetail, type StoredWorkflow } from '../../scripts/lib/n8n-client';
 import { webhookUrl } from '../../scripts/lib/instance-setup';
 import { startE2eInstance, type E2eInstance } from './support/instance';
-import { chainWorkflow, prospectingNode, webhookTrigger } from './support/workflows';
+import { chainWorkflow, MANUAL_TRIGGER, manualTrigger, prospectingNode, webhookTrigger } from './support/workflows';
 
 jest.setTimeout(180_000);
 
@@ -34,19 +34,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	await e2e?.stop();
 });
-
-const MANUAL_TRIGGER = 'When clicking Execute workflow';
-
-function manualTrigger() {
-	return {
-		id: randomUUID(),
-		name: MANUAL_TRIGGER,
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters: {},
-	};
-}
 
 const writes = () => e2e.sandbox.control.requests().filter((request) => request.kind === 'write');
 

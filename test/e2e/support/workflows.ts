@@ -23,6 +23,20 @@ export function webhookTrigger(path: string, method: 'GET' | 'POST' = 'POST'): N
 	};
 }
 
+/** The name n8n gives the Manual Trigger, the node the editor's Execute workflow starts from. */
+export const MANUAL_TRIGGER = 'When clicking Execute workflow';
+
+export function manualTrigger(): Node {
+	return {
+		id: randomUUID(),
+		name: MANUAL_TRIGGER,
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+}
+
 export function prospectingNode(
 	name: string,
 	parameters: Record<string, unknown>,
