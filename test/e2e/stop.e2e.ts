@@ -33,12 +33,13 @@ const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(re
 const leadPosts = () => e2e.sandbox.control.requests().filter((request) => request.method === 'POST' && request.path === '/api/v1/leads');
 
 /** A credential that sends writes from the editor, with the sandbox's rate-limit window. */
-async function sendingCredential(windowSeconds: number) {
+async function sendingCredential(windowSeconds: number, writesPerWindow: number) {
 	return await e2e.client.createCredential(`Prospecting API (send, ${windowSeconds} s window) ${randomUUID().slice(0, 8)}`, 'prospectingApi', {
 		baseUrl: e2e.sandbox.url,
 		apiKey: e2e.sandbox.apiKey,
 		manualWrites: 'send',
 		rateLimitWindowSeconds: windowSeconds,
+		writesPerWindow,
 	});
 }
 
@@ -121,7 +122,7 @@ describe('Stop on a 300-item Lead Create run from the editor', () => {
 		// Each call takes a while, so the stop comes while a write is on its way.
 		e2e.sandbox.control.injectFault({ kind: 'latency', ms: 400 });
 		const tag = randomUUID().slice(0, 8);
-		const executionId = await runFromEditor(await saveLeadRun(tag, await sendingCredential(windowSeconds)));
+		const executionId = await runFromEditor(await saveLeadRun(tag, await sendingCredential(windowSeconds, 10)));
 
 		await waitFor('the run\'s first writes', () => leadPosts().length, (count) => count >= 3, 60_000);
 		const stopped = await stop(executionId);
@@ -143,7 +144,7 @@ describe('Stop on a 300-item Lead Create run from the editor', () => {
 		const writeLimit = 10;
 		e2e.sandbox.control.setRateLimit({ windowSeconds, writeLimit });
 		const tag = randomUUID().slice(0, 8);
-		const executionId = await runFromEditor(await saveLeadRun(tag, await sendingCredential(windowSeconds)));
+		const executionId = await runFromEditor(await saveLeadRun(tag, await sendingCredential(windowSeconds, writeLimit)));
 
 		// The window's writes are spent: the 10th is answered and the rest wait for the window to turn.
 		await waitFor('the window\'s writes', () => leadPosts().length, (count) => count >= writeLimit, 60_000);
