@@ -29,7 +29,11 @@ export function prospectingToolForm(): INodeType {
 export async function runToolForm(
 	service: { url: string; apiKey: string },
 	parameters: INode['parameters'],
-	{ name = 'Prospecting Tool', typeVersion = 1 }: { name?: string; typeVersion?: number } = {},
+	{
+		name = 'Prospecting Tool',
+		typeVersion = 1,
+		credential = {},
+	}: { name?: string; typeVersion?: number; credential?: Record<string, unknown> } = {},
 ) {
 	const node: INode = {
 		id: 'tool',
@@ -45,7 +49,7 @@ export async function runToolForm(
 			nodes: [START_NODE, node],
 			connections: { Start: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
 		},
-		{ credentials: { prospectingApi: { baseUrl: service.url, apiKey: service.apiKey } } },
+		{ credentials: { prospectingApi: { baseUrl: service.url, apiKey: service.apiKey, ...credential } } },
 	);
 	return Object.assign(result, { items: result.error ? [] : result.output(node.name) });
 }
