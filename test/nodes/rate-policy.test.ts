@@ -4,7 +4,9 @@
  */
 import { readRateAnswer } from '../../nodes/Prospecting/transport/rateHeaders';
 import { budgetKey, getBudget, budgetCount, resetBudgets } from '../../nodes/Prospecting/transport/rateBudgets';
-import { RateBudget, decideRefusal, RateWaitTooLong, type RateSettings } from '../../nodes/Prospecting/transport/ratePolicy';
+import { RateWaitTooLong } from '../../nodes/Prospecting/transport/callQueue';
+import { RateBudget, type RateSettings } from '../../nodes/Prospecting/transport/ratePolicy';
+import { decideRefusal } from '../../nodes/Prospecting/transport/refusal';
 import { onControlledClock } from '../../dev/harness/clock';
 
 const newBudget = (settings: Partial<RateSettings> = {}) => new RateBudget({ limit: 3, windowMs: 1_000, clients: 1, ...settings });

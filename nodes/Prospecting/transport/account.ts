@@ -1,7 +1,21 @@
-import type { IDataObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { budgetKey } from './rateBudgets';
-import type { ProspectingContext } from './request';
+
+export type ProspectingContext =
+	| IExecuteFunctions
+	| IHookFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IWebhookFunctions;
 
 /** How several values of one filter are written in the query string (the spec does not say). */
 export type MultiValueFormat = 'repeat' | 'brackets' | 'comma';
@@ -62,3 +76,21 @@ export async function accountKey(context: ProspectingContext): Promise<string> {
 	return budgetKey(normaliseBaseUrl(credentials?.baseUrl), String(credentials?.apiKey ?? ''));
 }
 
+
+/** The credential of a call, its base URL normalised and its key checked, or an error naming the item. */
+export async function checkedAccount(this: ProspectingContext, itemIndex?: number) {
+	const credentials = await credentialsOf(this);
+	const secret = String(credentials?.apiKey ?? '');
+	const baseUrl = normaliseBaseUrl(credentials?.baseUrl);
+	if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			'The base URL in the Prospecting API credential must start with http:// or https://',
+			{ itemIndex },
+		);
+	}
+	if (secret.trim() === '') {
+		throw new NodeOperationError(this.getNode(), 'The API key in the Prospecting API credential is empty', { itemIndex });
+	}
+	return { credentials, baseUrl, secret };
+}

@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { buildApiError } from './errors';
-import type { ProspectingContext, ProspectingRequestOptions } from './request';
+import type { ProspectingContext } from './account';
+import type { ProspectingRequestOptions } from './request';
 import { prospectingApiRequest } from './request';
 
 /** One page of a list as the service answers it: `{ data: [...], meta: {...} }`. */

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 
-import { DEFAULT_LIMITS, DEFAULT_WINDOW_SECONDS, RateBudget, type CallKind, type RateSettings } from './ratePolicy';
+import { RateBudget, type RateSettings } from './ratePolicy';
+
+export type CallKind = 'read' | 'write';
+
+/** The service's documented limits, assumed where a credential leaves them unset. */
+export const DEFAULT_WINDOW_SECONDS = 60;
+export const DEFAULT_LIMITS: Record<CallKind, number> = { read: 200, write: 100 };
+/** A budget unused this many windows is dropped: its figures are of windows long ended. */
+const IDLE_WINDOWS = 3;
 
 /** Budgets per (base URL, key hash, kind), shared by every execution of this process; idle ones are dropped. */
 const budgets = new Map<string, RateBudget>();
@@ -35,7 +43,9 @@ export function rateSettings(credentials: Record<string, unknown>, kind: CallKin
 
 export function getBudget(baseUrl: string, apiKey: string, kind: CallKind, settings: RateSettings): RateBudget {
 	const now = Date.now();
-	for (const [key, idle] of budgets) if (idle.isIdle(now)) budgets.delete(key);
+	for (const [key, old] of budgets) {
+		if (old.isIdle(now, (old.settings.windowMs || DEFAULT_WINDOW_SECONDS * 1000) * IDLE_WINDOWS)) budgets.delete(key);
+	}
 	const key = `${budgetKey(baseUrl, apiKey)}|${kind}`;
 	let budget = budgets.get(key);
 	if (!budget) {

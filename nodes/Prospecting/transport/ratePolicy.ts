@@ -1,87 +1,33 @@
+import { CallQueue, RateWaitTooLong, type AcquireOptions } from './callQueue';
 import { OthersEstimate } from './othersShare';
 import { pause } from './pause';
 import type { RateAnswer } from './rateHeaders';
+import { refusalFloorMs } from './refusal';
+import { ServiceWindow } from './serviceWindow';
 
 /**
- * Every rate rule of the package. The service counts reads and writes per key in fixed windows (200 reads and 100
- * writes per 60 s by its documentation) and answers 429 past them. One budget per (base URL, key, kind) is shared
- * by every execution of this n8n process. A budget starts from the credential's limits and paces its own calls so
- * that no window's length ever holds more calls than a window allows, whatever the window's phase: then a fixed
- * window cannot refuse them. Where the service sends X-RateLimit-* on its answers, those are its truth and win:
- * calls go while the announced count allows (less the share other clients of the key take), and resume when the
- * announced window ends. A 429 holds every call of the budget until its Retry-After has passed.
+ * Every rate rule of the package (docs/rate-limits-and-spikes.md says them in the same words). The service counts
+ * reads and writes per key in fixed windows and answers 429 past them. A budget (one per account and kind, shared by
+ * every execution of this process) starts from the credential's limits and paces its calls so that no window's
+ * length holds more than a window allows, whatever the window's phase. Where the service sends X-RateLimit-* on its
+ * answers, they are its truth and win. A 429 holds every call of the budget until its Retry-After has passed.
  */
 
-export type CallKind = 'read' | 'write';
-
-/** What the credential says of the service: assumed until the service's headers say otherwise. */
+/** The credential's view: calls per window of this kind, the window's length (0: unknown), processes sharing the key. */
 export interface RateSettings {
-	/** Calls per window of this kind. */
 	limit: number;
-	/** Length of the service's fixed window; 0 when unknown. */
 	windowMs: number;
-	/** n8n processes sharing the key, each pacing itself at its part of the limit where no headers tell more. */
 	clients: number;
 }
 
-/** The service's documented limits, assumed where a credential leaves them unset. */
-export const DEFAULT_WINDOW_SECONDS = 60;
-export const DEFAULT_LIMITS: Record<CallKind, number> = { read: 200, write: 100 };
-
 /** A call sent this long after a window's announced end is counted in the next, despite clock and timer jitter. */
 const WINDOW_END_MARGIN_MS = 25;
-/** Shortest wait after a refusal, so a refused call never spins. */
-const MIN_REFUSAL_WAIT_MS = 100;
-/** A budget idle this many windows is dropped: its figures are of windows long ended. */
-const IDLE_WINDOWS = 3;
-/** Answers whose reset differs by more than this are of different windows (resets in whole seconds round up). */
-const SAME_WINDOW_TOLERANCE_MS = 500;
 
-/** A call reserved with `acquire`, given back to `settle` with its answer, or to `cancel`. */
+/** A call reserved with `acquire`: its wait, the window it was reserved in, and when it was surely counted by. */
 export interface Reservation {
-	/** How long the call waited for the budget, in ms. */
 	waitedMs: number;
-	/** The window it was reserved in, as this budget counts them. */
 	window: number;
-	/** When the service had surely counted it: its answer (pacing without headers). */
 	counted: { by?: number };
-}
-
-/** The call could go only later than its deadline allows. */
-export class RateWaitTooLong extends Error {
-	constructor(readonly neededMs: number) {
-		super(`The rate limit allows this call in ${Math.round(neededMs)} ms`);
-	}
-}
-
-export interface AcquireOptions {
-	signal?: AbortSignal;
-	/** No wait may end after this time (ms); past it the call fails with `RateWaitTooLong`. */
-	deadlineAt?: number;
-	onWait?: (ms: number) => void;
-}
-
-/**
- * The one rule for a 429: Retry-After is a floor for every call of the key and kind; without it the announced reset,
- * and without either one whole window. (The 429's remaining and reset also hold calls as any answer's do.)
- */
-export function refusalFloorMs(answer: RateAnswer, windowMs: number, now = Date.now()): number {
-	const asked = answer.retryAfterMs ?? (answer.resetAt !== undefined ? answer.resetAt - now : windowMs);
-	return Math.max(asked, MIN_REFUSAL_WAIT_MS);
-}
-
-/**
- * What the refused call itself does: it waits the floor, doubling its own last wait on a repeated refusal as the spec
- * asks, and that fits when it ends within what is left of the call's maximum.
- */
-export function decideRefusal(
-	answer: RateAnswer,
-	call: { refusals: number; lastWaitMs: number; leftMs: number },
-	windowMs: number,
-): { waitMs: number; fits: boolean } {
-	const floor = refusalFloorMs(answer, windowMs);
-	const waitMs = call.refusals > 1 ? Math.max(floor, call.lastWaitMs * 2) : floor;
-	return { waitMs, fits: waitMs <= call.leftMs };
 }
 
 type Decision = { go: true } | { until: number } | { answer: true; until?: number };
@@ -91,21 +37,14 @@ const GO: Decision = { go: true };
 export class RateBudget {
 	private limit: number;
 	private inFlight = 0;
-	private queued = 0;
 	private lastActiveAt = Date.now();
-	private queue: Promise<unknown> = Promise.resolve();
-	private answerWaiters: Array<() => void> = [];
-	/** No call goes before this (a 429's Retry-After). */
+	private readonly queue = new CallQueue();
 	private heldUntil = 0;
-	/**
-	 * This process's latest calls, as many as its pace allows per window, with the time each was surely counted by:
-	 * its answer (the service counts a call between its send and its answer, however long the trip).
-	 */
+	/** Its latest calls, a pace of them, each surely counted by its answer however long the trip (no headers). */
 	private sends: Array<Reservation['counted']> = [];
 	/** The service announced X-RateLimit-Remaining on its last answer that was not a 429. */
 	private headed = false;
-	/** The service's current window as its headers told it. */
-	private window = this.freshWindow(undefined);
+	private window = new ServiceWindow(undefined);
 	private windowNumber = 0;
 	/** The reset of the window this budget last turned from: answers up to it are of an ended window. */
 	private endedResetAt?: number;
@@ -117,50 +56,18 @@ export class RateBudget {
 		this.limit = settings.limit;
 	}
 
-	private freshWindow(remaining: number | undefined) {
-		/** `known` once an answer of it came; until then one call asks. `seenAt`: when its first answer came. */
-		return { known: false, asking: false, remaining, lowest: undefined as number | undefined, resetAt: undefined as number | undefined, seenAt: undefined as number | undefined };
-	}
-
 	/** Reserves one call, in the order calls asked, waiting as the rules say. */
 	async acquire(options: AcquireOptions = {}): Promise<Reservation> {
-		const { signal, deadlineAt } = options;
-		let left = false;
-		this.queued += 1;
-		const turn = this.queue.then(async () => {
-			// A caller that left while queued (cancelled, or past its deadline) is skipped.
-			if (signal?.aborted) await pause(0, signal);
-			if (deadlineAt !== undefined && Date.now() > deadlineAt) throw new RateWaitTooLong(0);
-			const reservation = await this.reserve(options);
-			if (left) {
-				// Never sent: its place in the pace goes back too.
+		this.lastActiveAt = Date.now();
+		return await this.queue.enter(async () => await this.reserve(options), {
+			...options,
+			tooLate: () => new RateWaitTooLong(Math.max(0, (this.nextTime() ?? Date.now()) - Date.now())),
+			// Never sent: its place in the pace goes back too.
+			abandon: (reservation) => {
 				this.sends = this.sends.filter((entry) => entry !== reservation.counted);
 				this.cancel();
-			}
-			return reservation;
+			},
 		});
-		this.queue = turn.catch(() => undefined);
-		const stop = new AbortController();
-		const leave: Array<Promise<never>> = [];
-		if (deadlineAt !== undefined) {
-			// Waiting behind earlier calls counts too: past the deadline the caller leaves the queue.
-			leave.push(pause(Math.max(0, deadlineAt - Date.now()), stop.signal).then(() => {
-				throw new RateWaitTooLong(Math.max(0, (this.nextTime() ?? deadlineAt) - Date.now()));
-			}));
-		}
-		if (signal) leave.push(cancelled(signal, stop.signal));
-		let reserved = false;
-		try {
-			const reservation = await Promise.race([turn, ...leave]);
-			reserved = true;
-			return reservation;
-		} finally {
-			// A caller that leaves gives its reservation back once its turn comes.
-			if (!reserved) left = true;
-			stop.abort();
-			this.queued -= 1;
-			this.lastActiveAt = Date.now();
-		}
 	}
 
 	private async reserve({ signal, deadlineAt, onWait }: AcquireOptions): Promise<Reservation> {
@@ -169,7 +76,7 @@ export class RateBudget {
 			const decision = this.decide(Date.now());
 			if ('go' in decision) break;
 			if ('answer' in decision) {
-				await this.nextAnswer(signal, decision.until);
+				await this.queue.nextAnswer(signal, decision.until === undefined ? undefined : decision.until + WINDOW_END_MARGIN_MS);
 				if (deadlineAt !== undefined && Date.now() > deadlineAt) throw new RateWaitTooLong(0);
 				continue;
 			}
@@ -223,26 +130,20 @@ export class RateBudget {
 		return Math.max(1, Math.floor(this.limit / Math.max(1, this.settings.clients)));
 	}
 
-	/** When the window ends: the announced reset, or sooner its length after its first answer. */
 	private windowEnd(): number | undefined {
-		const { resetAt, seenAt } = this.window;
-		if (resetAt === undefined || !this.headed) return undefined;
-		const end = resetAt + this.resetLagMs;
-		if (seenAt === undefined || !(this.settings.windowMs > 0)) return end;
-		return Math.min(end, seenAt + this.settings.windowMs);
+		return this.headed ? this.window.end(this.settings.windowMs, this.resetLagMs) : undefined;
 	}
 
 	/** The full limit again, less the calls still in flight, which may be counted in the new window. */
 	private turnWindow(): void {
 		this.endedResetAt = this.window.resetAt ?? this.endedResetAt;
-		this.window = this.freshWindow(this.limit - this.inFlight);
+		this.window = new ServiceWindow(this.limit - this.inFlight);
 		this.windowNumber += 1;
 		this.others.turn();
 	}
 
-	/** The count the share is taken from: the lowest remaining announced in this window, or the budget's own count. */
 	private announced(): number {
-		return this.window.lowest ?? (this.window.remaining ?? 0) + this.inFlight;
+		return this.window.announced(this.inFlight);
 	}
 
 	/** Records the answer of a reserved call. */
@@ -252,25 +153,18 @@ export class RateBudget {
 		if (reservation) reservation.counted.by = now;
 		if (answer.limit !== undefined) this.limit = answer.limit;
 		if (answer.status !== 429) this.headed = answer.remaining !== undefined;
-		const window = this.window;
 		const { remaining, resetAt } = answer;
 		// An answer counted before the window turned and answered after says nothing of the new one.
-		const ended = window.resetAt ?? (this.endedResetAt ?? -Infinity) + 1000;
-		const stale = resetAt !== undefined && resetAt < ended - SAME_WINDOW_TOLERANCE_MS;
-		if (remaining !== undefined && !stale) {
-			const newer = resetAt !== undefined && (window.resetAt === undefined || resetAt > window.resetAt + SAME_WINDOW_TOLERANCE_MS);
-			if (newer && window.resetAt !== undefined) this.turnWindow();
-			const current = this.window;
-			if (newer) current.seenAt = now;
-			// Answers come in another order than the service counted them: the lowest figure of the window is the best,
-			// and every call counted after it is still in flight, so subtracting those never overstates what is left.
-			current.lowest = newer || resetAt === undefined || current.remaining === undefined ? remaining : Math.min(current.lowest ?? remaining, remaining);
-			current.remaining = current.lowest - this.inFlight;
+		const place = this.window.place(resetAt, this.endedResetAt);
+		if (remaining !== undefined && place !== 'stale') {
+			if (place === 'newer' && this.window.resetAt !== undefined) this.turnWindow();
+			if (place === 'newer') this.window.seenAt = now;
+			this.window.announce(remaining, this.inFlight, place === 'newer' || resetAt === undefined);
 			const ofThisWindow = reservation !== undefined && (resetAt !== undefined || reservation.window === this.windowNumber);
 			if (ofThisWindow && answer.status !== 429) this.others.observe(this.limit, remaining);
 		}
-		if (resetAt !== undefined && !stale) this.window.resetAt = resetAt;
-		if (!stale) {
+		if (place !== 'stale') {
+			if (resetAt !== undefined) this.window.resetAt = resetAt;
 			this.window.known = true;
 			this.others.answered();
 		}
@@ -279,12 +173,12 @@ export class RateBudget {
 			const floor = refusalFloorMs(answer, this.settings.windowMs, now);
 			this.hold(now + floor);
 			// Refused in the window this budget took as ended: the service's clock is behind, by as much as it asks.
-			if (stale && resetAt !== undefined) this.resetLagMs = Math.min(Math.max(this.resetLagMs, now + floor - resetAt), this.settings.windowMs);
+			if (place === 'stale' && resetAt !== undefined) this.resetLagMs = Math.min(Math.max(this.resetLagMs, now + floor - resetAt), this.settings.windowMs);
 		}
 		// An answer that told nothing of the current window lets another call ask.
 		if (!this.window.known) this.window.asking = false;
 		this.lastActiveAt = now;
-		this.wake();
+		this.queue.answered();
 	}
 
 	/** Holds every call of this budget until `until` (a 429's floor); the paced calls before it are of ended windows. */
@@ -303,19 +197,18 @@ export class RateBudget {
 		if (reservation) reservation.counted.by = Date.now();
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		this.window.asking = false;
-		this.wake();
+		this.queue.answered();
 	}
 
-	/** Idle long enough that its figures tell nothing of the service's current window. */
-	isIdle(now: number): boolean {
-		const idleFor = (this.settings.windowMs || DEFAULT_WINDOW_SECONDS * 1000) * IDLE_WINDOWS;
-		return this.inFlight === 0 && this.queued === 0 && now >= this.heldUntil && now - this.lastActiveAt > idleFor;
+	/** Unused for `idleMs`, with nothing waiting or held: its figures tell nothing of the service's window. */
+	isIdle(now: number, idleMs: number): boolean {
+		return this.inFlight === 0 && this.queue.waiting === 0 && now >= this.heldUntil && now - this.lastActiveAt > idleMs;
 	}
 
 	/** A read-only view for tests and benchmarks. */
 	snapshot() {
-		const { remaining, resetAt } = this.window;
-		return { limit: this.limit, remaining, resetAt, windowEndsAt: this.windowEnd(), inFlight: this.inFlight, queued: this.queued, heldUntil: this.heldUntil, paced: !this.headed, othersPerOwnCall: this.others.othersPerOwnCall };
+		const { limit, inFlight, heldUntil, headed, window } = this;
+		return { limit, inFlight, heldUntil, paced: !headed, remaining: window.remaining, windowEndsAt: this.windowEnd() };
 	}
 
 	/** The earliest time a call could go, when a clock alone decides it. */
@@ -323,34 +216,4 @@ export class RateBudget {
 		const decision = this.decide(Date.now());
 		return 'until' in decision ? decision.until : undefined;
 	}
-
-	private async nextAnswer(signal: AbortSignal | undefined, until: number | undefined): Promise<void> {
-		const stop = new AbortController();
-		const waits: Array<Promise<unknown>> = [new Promise<void>((resolve) => this.answerWaiters.push(resolve))];
-		if (until !== undefined) waits.push(pause(Math.max(0, until - Date.now() + WINDOW_END_MARGIN_MS), stop.signal).catch(() => undefined));
-		if (signal) waits.push(cancelled(signal, stop.signal));
-		try {
-			await Promise.race(waits);
-		} finally {
-			stop.abort();
-		}
-	}
-
-	private wake(): void {
-		const waiters = this.answerWaiters;
-		this.answerWaiters = [];
-		for (const wake of waiters) wake();
-	}
-}
-
-/** Rejects with n8n's cancellation error once the execution is cancelled; `done` ends the watch. */
-async function cancelled(signal: AbortSignal, done: AbortSignal): Promise<never> {
-	await new Promise<void>((resolve) => {
-		if (signal.aborted) return resolve();
-		const onAbort = () => resolve();
-		signal.addEventListener('abort', onAbort, { once: true });
-		done.addEventListener('abort', () => signal.removeEventListener('abort', onAbort), { once: true });
-	});
-	await pause(0, signal);
-	throw new Error('The execution was cancelled');
 }

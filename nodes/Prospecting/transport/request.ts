@@ -1,31 +1,15 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IN8nHttpFullResponse,
-	IPollFunctions,
-	IWebhookFunctions,
-} from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { buildQuery, credentialsOf, normaliseBaseUrl, type MultiValueFormat } from './account';
+import { buildQuery, checkedAccount, type MultiValueFormat, type ProspectingContext } from './account';
 import { errorFromNetwork, errorFromRateLimit, errorFromStatus, isNotSentCode, isResponseLostCode } from './errors';
 import { networkCode } from './networkCode';
+import { RateWaitTooLong } from './callQueue';
 import { cancelSignal, pause } from './pause';
 import { callKind, getBudget, rateSettings } from './rateBudgets';
 import { readRateAnswer } from './rateHeaders';
-import { decideRefusal, RateWaitTooLong } from './ratePolicy';
+import { decideRefusal } from './refusal';
 import { redactText, redactValue } from './secrets';
 
-export type ProspectingContext =
-	| IExecuteFunctions
-	| IHookFunctions
-	| ILoadOptionsFunctions
-	| IPollFunctions
-	| IWebhookFunctions;
 
 export interface ProspectingRequestOptions {
 	qs?: IDataObject;
@@ -73,22 +57,7 @@ export async function prospectingApiRequest(
 	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON of many shapes; callers check what they read.
 ): Promise<any> {
 	const node = this.getNode();
-	const credentials = await credentialsOf(this);
-	const secret = String(credentials?.apiKey ?? '');
-	const baseUrl = normaliseBaseUrl(credentials?.baseUrl);
-	if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) {
-		throw new NodeOperationError(
-			node,
-			'The base URL in the Prospecting API credential must start with http:// or https://',
-			{ itemIndex: options.itemIndex },
-		);
-	}
-	if (secret.trim() === '') {
-		throw new NodeOperationError(node, 'The API key in the Prospecting API credential is empty', {
-			itemIndex: options.itemIndex,
-		});
-	}
-
+	const { credentials, baseUrl, secret } = await checkedAccount.call(this, options.itemIndex);
 	const kind = callKind(method);
 	const budget = getBudget(baseUrl, secret, kind, rateSettings({ ...credentials }, kind));
 	const format = options.multiValueFormat ?? 'repeat';
