@@ -2,7 +2,7 @@
  * The shape of a lead-capture spike in queue mode, for the rate budget alone: several workers, each with its
  * own budget and ten executions of two writes each, against one counter whose fixed window opens at the first
  * call after the last one closed (as the service's). Each call reaches the service and its answer comes back
- * after a seeded trip; a refused call waits as told and is sent again, so every call is served.
+ * after a seeded trip; a refused call waits as told and is sent again.
  *
  * Run it on the controlled clock (`onControlledClock`): the fair-share tests check it, and `npm run bench:model`
  * reports it over many seeds, trip lengths and workers at unequal paces.
@@ -33,8 +33,6 @@ export interface SpikeModelOptions {
 }
 
 export interface SpikeModelResult {
-	/** How many times each call ("<execution> create" / "<execution> add") was served. */
-	served: Map<string, number>;
 	/** Calls counted in each window. */
 	callsPerWindow: number[];
 	/** The window in which the last execution started: until then every worker had calls waiting. */
@@ -64,7 +62,6 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 	let lastStartedIn = -1;
 	let refused = 0;
 	const refusedPerWorkerWindow = new Map<string, number>();
-	const served = new Map<string, number>();
 	let left = executions;
 	const serve = (worker: number) => {
 		const now = Date.now();
@@ -89,7 +86,7 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 	};
 	const worker = async (index: number) => {
 		const budget = new RateBudget({ limit, windowMs, clients: 1 });
-		const call = async (name: string) => {
+		const call = async () => {
 			for (;;) {
 				const reservation = await budget.acquire();
 				await trip(index);
@@ -99,21 +96,19 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 				if (status === 200) break;
 				await new Promise((resolve) => setTimeout(resolve, Number(headers['retry-after']) * 1000));
 			}
-			served.set(name, (served.get(name) ?? 0) + 1);
 		};
 		const slot = async () => {
 			while (left > 0) {
-				const execution = left--;
+				left -= 1;
 				if (left === 0) lastStartedIn = window.index;
-				await call(`${execution} create`);
-				await call(`${execution} add`);
+				await call(); // Lead Create
+				await call(); // Routine Add Lead
 			}
 		};
 		await Promise.all(Array.from({ length: concurrency }, slot));
 	};
 	await Promise.all(Array.from({ length: workers }, async (_, index) => await worker(index)));
 	return {
-		served,
 		callsPerWindow,
 		lastStartedIn,
 		refused,
