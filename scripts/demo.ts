@@ -29,6 +29,8 @@ import {
 	readWorkflowFiles,
 } from './lib/instance-setup';
 
+/** Production executions n8n runs at once; the rest of a spike queues in its database (about 11 MB each in flight). */
+const PRODUCTION_CONCURRENCY = 20;
 const DEMO_ENCRYPTION_KEY = 'n8n-nodes-prospecting-demo-encryption-key';
 
 function argValue(name: string): string | undefined {
@@ -67,6 +69,8 @@ async function main() {
 			queue: queue ? { workers: 2 } : undefined,
 			port: Number(argValue('--port') ?? (await preferredOrFreePort(5678))),
 			encryptionKey: DEMO_ENCRYPTION_KEY,
+			// A campaign's spike of form posts waits in n8n's database instead of in memory (docs/rate-limits-and-spikes.md).
+			env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: String(PRODUCTION_CONCURRENCY) },
 			say,
 		});
 		const { client, queue: deployment } = n8n;

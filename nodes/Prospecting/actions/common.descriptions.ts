@@ -104,7 +104,7 @@ export const maxRateLimitWaitOption: INodeProperties = {
 	typeOptions: { minValue: 0 },
 	default: 300,
 	description:
-		'How long to wait in total, per call, while the service answers 429 (too many requests) before the item fails',
+		'In a workflow: how long a call may wait in total after the service answers 429 (too many requests) before the item fails; waiting for its turn within the rate limit does not count, so a spike is paced rather than failed. As an AI tool: how long a call may wait in all (its turn, pacing and refusals), 30 s when not set, so the agent gets an answer.',
 };
 
 export const additionalQueryOption: INodeProperties = {
