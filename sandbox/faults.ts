@@ -40,6 +40,8 @@ export function faultProblem(f: unknown): string | undefined {
 			if (!isMs(fault.commitAfterMs)) return 'commitAfterMs deve ser um número >= 0.';
 			if (fault.answerAfterMs !== undefined && !(isMs(fault.answerAfterMs) && (fault.answerAfterMs as number) >= (fault.commitAfterMs as number)))
 				return 'answerAfterMs deve ser um número >= commitAfterMs.';
+			if (fault.gatewayTimeoutMs !== undefined && !isMs(fault.gatewayTimeoutMs))
+				return 'gatewayTimeoutMs deve ser um número >= 0.';
 			return isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.';
 		}
 		case 'drop':

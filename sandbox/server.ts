@@ -201,7 +201,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		const { text, tooLarge } = await bodyPromise;
 		// A slow service applies the request late and answers later still, whether or not the caller is still waiting.
 		const slow = state.faults.take('slow-commit', info);
-		if (slow) await sleep(slow.commitAfterMs);
+		if (slow?.gatewayTimeoutMs !== undefined && slow.gatewayTimeoutMs < slow.commitAfterMs) {
+			// A gateway in front gives up first and answers 504; the service behind it still applies the request.
+			await sleep(slow.gatewayTimeoutMs);
+			reply(504, JSON.stringify({ message: MESSAGES.serverError(504) }), rate.headers);
+			await sleep(slow.commitAfterMs - slow.gatewayTimeoutMs);
+		} else if (slow) await sleep(slow.commitAfterMs);
 		let response: ApiResponse;
 		try {
 			if (tooLarge) throw validationError([{ field: 'body', message: 'Corpo da requisição maior que 1 MB.' }]);
@@ -223,6 +228,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			if (error instanceof ApiError) response = { status: error.status, body: JSON.stringify(error.body()) };
 			else response = { status: 500, body: JSON.stringify({ message: MESSAGES.serverError(500) }) };
 		}
+		if (res.headersSent) return;
 		if (slow) await sleep(Math.max(0, (slow.answerAfterMs ?? slow.commitAfterMs) - slow.commitAfterMs));
 		if (state.faults.take('drop', info, (f) => f.when === 'after-commit')) {
 			drop();

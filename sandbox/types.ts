@@ -168,6 +168,8 @@ export type Fault =
 			commitAfterMs: number;
 			/** Default: commitAfterMs. Never before the commit. */
 			answerAfterMs?: number;
+			/** A gateway in front answers 504 this long after arrival, before the commit, which still happens. */
+			gatewayTimeoutMs?: number;
 			count: number;
 			methods?: string[];
 			pathPrefix?: string;

@@ -96,6 +96,12 @@ describe('sandbox control API and faults', () => {
 		expect((await call(sandbox, 'POST', '/leads', { body: { ...lead, name: 'Lenta Dois' } })).status).toBe(201);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
 		expect(sandbox.control.leads()).toHaveLength(count + 2);
+		// A gateway that gives up before the commit answers 504; the service still applies the write.
+		sandbox.control.injectFault({ kind: 'slow-commit', commitAfterMs: 300, gatewayTimeoutMs: 100, count: 1, methods: ['POST'] });
+		expect((await call(sandbox, 'POST', '/leads', { body: { ...lead, name: 'Lenta Três' } })).status).toBe(504);
+		expect(sandbox.control.leads()).toHaveLength(count + 2);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(sandbox.control.leads().map((l) => l.name)).toContain('Lenta Três');
 	});
 
 	it('a 502 or 504 after the commit: the write is applied and the answer is the gateway status', async () => {
