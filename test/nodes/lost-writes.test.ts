@@ -3,6 +3,8 @@
  * The slow-commit cases use an Answer Timeout of 1 s against a service that applies the write 2 s after it arrives
  * (production: 60 s and later), or a gateway that answers 504 before the service applies it; see slow-commits.
  */
+import type { INodeParameters } from 'n8n-workflow';
+
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
@@ -123,7 +125,7 @@ it('webhook delete: when the lost request did not delete, the delete by id is se
 });
 
 describe('Webhook Delete, slow commit and gateway answers', () => {
-	const deleteOne = async (options: Record<string, unknown> = {}) => {
+	const deleteOne = async (options: INodeParameters = {}) => {
 		const created = await runNode(createWebhook, connection);
 		const id = String(created.items[0].json.id);
 		return {
@@ -196,7 +198,7 @@ describe('Routine Add Lead, slow commit and gateway answers', () => {
 		);
 		leadId = String(created.items[0].json.id);
 	});
-	const addLead = (options: Record<string, unknown> = {}) => ({
+	const addLead = (options: INodeParameters = {}) => ({
 		resource: 'routine',
 		operation: 'addLead',
 		routineId: { __rl: true, mode: 'id', value: routineId() },
