@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { sleep, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../shared/records';
 import {
@@ -9,6 +9,7 @@ import {
 	isResponseLostError,
 	prospectingApiRequest,
 } from '../../transport';
+import { cancelSignal, pause } from '../../transport/pause';
 import { writeOptions } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
 import { dryRunProperties } from '../dryRun.description';
@@ -248,7 +249,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			} catch (error) {
 				if (isNotSentError(error) && send < 2) {
 					tried.push(`POST /leads did not reach the service (${asNodeError(node, error).message})`);
-					await sleep(NOT_SENT_PAUSE_MS);
+					await pause(NOT_SENT_PAUSE_MS, cancelSignal(this));
 					continue;
 				}
 				if (!isResponseLostError(error)) throw asNodeError(node, error);
