@@ -101,7 +101,7 @@ export async function importMcpExample(
 			`    check           curl -s -X POST ${url} -H '${header}' -H 'content-type: application/json' \\`,
 			`                      -H 'accept: application/json, text/event-stream' \\`,
 			`                      -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}'`,
-			'                    (answers the server\'s name and version; without the header n8n answers 401)',
+			'                    (answers the server\'s name and version; without the header, or with another token, n8n answers 403)',
 		);
 		if (isOpen(workflow)) {
 			lines.push(
