@@ -1,4 +1,4 @@
-/** Injected faults: latency, 5xx answers, dropped connections, forced 429s and malformed bodies. */
+/** Injected faults: latency, 5xx answers (before or after the commit), slow commits, dropped connections, forced 429s and malformed bodies. */
 import { SeededRandom } from './random';
 import type { Fault } from './types';
 
@@ -31,8 +31,19 @@ export function faultProblem(f: unknown): string | undefined {
 		case 'latency':
 			return Number.isFinite(fault.ms) && (fault.ms as number) >= 0 ? undefined : 'ms deve ser um número >= 0.';
 		case 'status':
-			if (![500, 502, 503].includes(fault.status as number)) return 'status deve ser 500, 502 ou 503.';
+			if (![500, 502, 503, 504].includes(fault.status as number)) return 'status deve ser 500, 502, 503 ou 504.';
+			if (fault.when !== undefined && fault.when !== 'before-commit' && fault.when !== 'after-commit')
+				return "when deve ser 'before-commit' ou 'after-commit'.";
 			return isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.';
+		case 'slow-commit': {
+			const isMs = (v: unknown) => Number.isFinite(v) && (v as number) >= 0;
+			if (!isMs(fault.commitAfterMs)) return 'commitAfterMs deve ser um número >= 0.';
+			if (fault.answerAfterMs !== undefined && !(isMs(fault.answerAfterMs) && (fault.answerAfterMs as number) >= (fault.commitAfterMs as number)))
+				return 'answerAfterMs deve ser um número >= commitAfterMs.';
+			if (fault.gatewayTimeoutMs !== undefined && !isMs(fault.gatewayTimeoutMs))
+				return 'gatewayTimeoutMs deve ser um número >= 0.';
+			return isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.';
+		}
 		case 'drop':
 			if (fault.when !== 'before-commit' && fault.when !== 'after-commit')
 				return "when deve ser 'before-commit' ou 'after-commit'.";
@@ -47,7 +58,7 @@ export function faultProblem(f: unknown): string | undefined {
 			if (fault.body !== undefined && typeof fault.body !== 'string') return 'body deve ser um texto.';
 			return isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.';
 		default:
-			return "kind deve ser 'status', 'drop', 'latency', 'rate-limit' ou 'malformed'.";
+			return "kind deve ser 'status', 'drop', 'slow-commit', 'latency', 'rate-limit' ou 'malformed'.";
 	}
 }
 

@@ -118,6 +118,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		headers: Record<string, string> = {},
 		contentType = JSON_TYPE,
 	): void {
+		// The caller may have given up on a slow answer and closed the connection.
+		if (res.destroyed || req.socket.destroyed) return;
 		const payload = Buffer.from(body, 'utf8');
 		res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': String(payload.length) });
 		if (req.method === 'HEAD') res.end();
@@ -183,7 +185,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			reply(429, JSON.stringify({ message: MESSAGES.rateLimited(decision.retryAfterSeconds) }), decision.headers);
 			return;
 		}
-		const failure = state.faults.take('status', info);
+		const failure = state.faults.take('status', info, (f) => f.when !== 'after-commit');
 		if (failure) {
 			reply(failure.status, JSON.stringify({ message: MESSAGES.serverError(failure.status) }), rate.headers);
 			return;
@@ -200,6 +202,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		}
 
 		const { text, tooLarge } = await bodyPromise;
+		// A slow service applies the request late and answers later still, whether or not the caller is still waiting.
+		const slow = state.faults.take('slow-commit', info);
+		if (slow?.gatewayTimeoutMs !== undefined && slow.gatewayTimeoutMs < slow.commitAfterMs) {
+			// A gateway in front gives up first and answers 504; the service behind it still applies the request.
+			await sleep(slow.gatewayTimeoutMs);
+			reply(504, JSON.stringify({ message: MESSAGES.serverError(504) }), rate.headers);
+			await sleep(slow.commitAfterMs - slow.gatewayTimeoutMs);
+		} else if (slow) await sleep(slow.commitAfterMs);
 		let response: ApiResponse;
 		try {
 			if (tooLarge) throw validationError([{ field: 'body', message: 'Corpo da requisição maior que 1 MB.' }]);
@@ -221,8 +231,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			if (error instanceof ApiError) response = { status: error.status, body: JSON.stringify(error.body()) };
 			else response = { status: 500, body: JSON.stringify({ message: MESSAGES.serverError(500) }) };
 		}
+		if (res.headersSent) return;
+		if (slow) await sleep(Math.max(0, (slow.answerAfterMs ?? slow.commitAfterMs) - slow.commitAfterMs));
 		if (state.faults.take('drop', info, (f) => f.when === 'after-commit')) {
 			drop();
+			return;
+		}
+		const gateway = state.faults.take('status', info, (f) => f.when === 'after-commit');
+		if (gateway) {
+			reply(gateway.status, JSON.stringify({ message: MESSAGES.serverError(gateway.status) }), rate.headers);
 			return;
 		}
 		reply(response.status, response.body, rate.headers);

@@ -161,7 +161,27 @@ export interface RecordedRequest {
 }
 
 export type Fault =
-	| { kind: 'status'; status: 500 | 502 | 503; count: number; methods?: string[]; pathPrefix?: string }
+	| {
+			kind: 'status';
+			status: 500 | 502 | 503 | 504;
+			count: number;
+			/** 'after-commit': the service applies the request, then a gateway answers this status. Default before. */
+			when?: 'before-commit' | 'after-commit';
+			methods?: string[];
+			pathPrefix?: string;
+	  }
+	| {
+			/** A slow service: the request is applied commitAfterMs after it arrives, answered answerAfterMs after it arrives. */
+			kind: 'slow-commit';
+			commitAfterMs: number;
+			/** Default: commitAfterMs. Never before the commit. */
+			answerAfterMs?: number;
+			/** A gateway in front answers 504 this long after arrival, before the commit, which still happens. */
+			gatewayTimeoutMs?: number;
+			count: number;
+			methods?: string[];
+			pathPrefix?: string;
+	  }
 	| {
 			kind: 'drop';
 			when: 'before-commit' | 'after-commit';

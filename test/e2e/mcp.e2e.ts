@@ -1,8 +1,9 @@
 /**
  * Any AI assistant uses the Prospecting operations as tools through n8n's MCP Server Trigger: the example workflow
  * examples/mcp/prospecting-mcp-server.json, active in a real n8n, answers the official MCP client
- * (@modelcontextprotocol/sdk) over Streamable HTTP and SSE. Tool calls run as production executions: the example's
- * writes are on Dry Run; a "live" copy (Dry Run on "Use Credential Setting") writes for real.
+ * (@modelcontextprotocol/sdk) over Streamable HTTP and SSE, with the Bearer token the example's trigger checks. Tool
+ * calls run as production executions: the example's writes are on Dry Run; a "live" copy (Dry Run on "Use Credential
+ * Setting") writes for real.
  */
 import { readFileSync } from 'node:fs';
 
@@ -10,7 +11,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 import type { StoredWorkflow } from '../../scripts/lib/n8n-client';
 import { startE2eInstance, type E2eInstance } from './support/instance';
-import { callTool, connectMcp, MCP_TOOL_NAMES, openMcpExamples, type McpExamples } from './support/mcp';
+import { callTool, connectMcp, initializeStatus, MCP_TOOL_NAMES, openMcpExamples, type McpExamples } from './support/mcp';
 
 jest.setTimeout(180_000);
 
@@ -55,6 +56,15 @@ const leadsWithEmail = (email: string) =>
 	e2e.sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));
 
 describe('the example MCP server in n8n, called by the official MCP client', () => {
+	it('refuses a client without the Bearer token, or with a wrong one, before any tool runs', async () => {
+		const before = e2e.sandbox.control.requests().length;
+		expect([401, 403]).toContain(await initializeStatus(e2e.n8n.url, dry));
+		expect([401, 403]).toContain(await initializeStatus(e2e.n8n.url, dry, { Authorization: 'Bearer not-the-token' }));
+		await expect(connectMcp(e2e.n8n.url, dry, undefined)).rejects.toThrow();
+		expect(e2e.sandbox.control.requests().length).toBe(before);
+		expect(await initializeStatus(e2e.n8n.url, dry, { Authorization: `Bearer ${mcp!.token}` })).toBe(200);
+	});
+
 	it('lists the six tools with their descriptions and the arguments each one takes', async () => {
 		const { tools } = await client.listTools();
 		expect(tools.map((tool) => tool.name).sort()).toEqual(MCP_TOOL_NAMES);
@@ -168,7 +178,7 @@ describe('the example MCP server in n8n, called by the official MCP client', () 
 	});
 
 	it('also serves an SSE client on the same URL', async () => {
-		const sse = await connectMcp(e2e.n8n.url, dry, 'sse');
+		const sse = await connectMcp(e2e.n8n.url, dry, mcp!.token, 'sse');
 		try {
 			const { tools } = await sse.listTools();
 			expect(tools.map((tool) => tool.name).sort()).toEqual(MCP_TOOL_NAMES);

@@ -11,7 +11,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StoredWorkflow } from '../../scripts/lib/n8n-client';
 import { mcpServerUrl } from '../../scripts/lib/demo-mcp';
 import { startQueueE2eInstance, type QueueE2eInstance } from './support/instance';
-import { callTool, MCP_TOOL_NAMES, openMcpExamples, type McpExamples } from './support/mcp';
+import { callTool, initializeStatus, MCP_TOOL_NAMES, openMcpExamples, type McpExamples } from './support/mcp';
 
 jest.setTimeout(180_000);
 
@@ -54,6 +54,8 @@ describe('the example MCP server in queue mode, called by the official MCP clien
 			body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }),
 		});
 		expect(onMain.status).toBe(404);
+		// The webhook processor checks the example's Bearer token.
+		expect([401, 403]).toContain(await initializeStatus(q.deployment.webhookUrl, dry));
 		const { tools } = await client.listTools();
 		expect(tools.map((tool) => tool.name).sort()).toEqual(MCP_TOOL_NAMES);
 		expect(tools.find((tool) => tool.name === 'create_lead')?.description).toMatch(/DRY RUN/);

@@ -44,28 +44,65 @@ it('returns the lead the service created when the answer was lost after the comm
 	expectNoSecret(run, sandbox.apiKey);
 });
 
-it('sends the lead once more only after a search shows the lost request created nothing', async () => {
+it('a create dropped before the commit is not sent again: the searches find nothing and the item says the lead may exist', async () => {
 	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
-	const run = await runNode(createLead('joana.before@example.com'), connection);
-	expect(run.error).toBeUndefined();
-	expect(leadsWithEmail('joana.before@example.com')).toHaveLength(1);
-	expect(run.items[0].json.id).toBe(leadsWithEmail('joana.before@example.com')[0].id);
+	const run = await runNode(
+		createLead('joana.before@example.com', { options: { lostLeadSearch: 1 } }),
+		connection,
+	);
+	expect(run.error?.message).toBe(
+		'The lead for joana.before@example.com may exist: the answer to its create was lost, and it was not sent again',
+	);
+	const description = String((run.error as { description?: string }).description);
+	expect(description).toMatch(/^Tried: POST \/leads sent; its answer was lost \(The answer to POST \/leads was lost: the connection was reset\)\.$/m);
+	expect(description).toMatch(/^3 searches over [\d.]+ s \(GET \/leads\?search=joana\.before@example\.com\) found no lead with this contact\.$/m);
+	expect(description).toMatch(/Check before running this item again: search for joana\.before@example\.com/);
+	expect(description).not.toMatch(/safe to run/);
+	expect(description).toMatch(/\(item 0, POST \/leads\)$/);
+	expect(leadsWithEmail('joana.before@example.com')).toHaveLength(0);
+	// One send, then the searches of a 1 s window: at 0.3 s, 0.5 s and 1 s.
 	expect(sandbox.control.requests().map((request) => request.method)).toEqual([
 		'POST',
+		'GET',
+		'GET',
+		'GET',
+	]);
+	expectNoSecret(run, sandbox.apiKey);
+});
+
+it('with Send Again If Not Found on, sends the lead once more after the searches over the window found nothing', async () => {
+	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
+	const run = await runNode(
+		createLead('joana.optin@example.com', {
+			options: { lostLeadSearch: 1, retryWhenNotCreated: true },
+		}),
+		connection,
+	);
+	expect(run.error).toBeUndefined();
+	expect(leadsWithEmail('joana.optin@example.com')).toHaveLength(1);
+	expect(run.items[0].json.id).toBe(leadsWithEmail('joana.optin@example.com')[0].id);
+	expect(sandbox.control.requests().map((request) => request.method)).toEqual([
+		'POST',
+		'GET',
+		'GET',
 		'GET',
 		'POST',
 	]);
 });
 
-it('with the retry turned off, reports the lost create per item and says it is safe to run again', async () => {
+it('with Send Again If Not Found off, reports the lost create per item as a lead that may exist', async () => {
 	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
 	const run = await runNode(
-		createLead('joana.noretry@example.com', { options: { retryWhenNotCreated: false } }),
-		connection,
+		createLead('joana.noretry@example.com', {
+			options: { retryWhenNotCreated: false, lostLeadSearch: 0 },
+		}),
+		{ ...connection, continueOnFail: true },
 	);
-	expect(run.error?.message).toMatch(/The answer to POST \/leads was lost/);
-	expect(String((run.error as { description?: string }).description)).toMatch(
-		/no lead with this contact, so it was not created; it is safe to run this item again/,
+	expect(run.items[0].json.error).toBe(
+		'The lead for joana.noretry@example.com may exist: the answer to its create was lost, and it was not sent again',
+	);
+	expect(String(run.items[0].json.description)).toMatch(
+		/^1 search over 0 s \(GET \/leads\?search=joana\.noretry@example\.com\) found no lead with this contact\.$/m,
 	);
 	expect(leadsWithEmail('joana.noretry@example.com')).toHaveLength(0);
 	expect(posts()).toHaveLength(1);

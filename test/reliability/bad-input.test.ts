@@ -36,6 +36,7 @@ const BAD = {
 	text: 'abc',
 	boolean: true,
 	negative: -3,
+	zero: 0,
 	fraction: 2.5,
 	unknown: 'sideways',
 	long: LONG,
@@ -226,6 +227,12 @@ const maxWait = (field: string, ok: Check = succeeded): Case[] => [
 	['negative', refuse(field)],
 	['long', refuse(field)],
 	['blank', accept('blank means the default', ok)],
+];
+
+/** Answer Timeout: seconds, more than 0. */
+const answerTimeout = (ok: Check = succeeded): Case[] => [
+	...maxWait('options.timeout', ok),
+	['zero', refuse('options.timeout')],
 ];
 
 const enumeration = (field: string, path: string, name: string, blank: string | undefined): Case[] => [
@@ -503,6 +510,11 @@ function table(): Record<string, Record<string, Case[]>> {
 			),
 			'additionalFields.phones.values.label': labelCases('additionalFields.phones[0].label', 'phones', 1),
 			'options.maxRateLimitWait': maxWait('options.maxRateLimitWait'),
+			'options.timeout': answerTimeout(),
+			'options.lostLeadSearch': [
+				...maxWait('options.lostLeadSearch'),
+				['zero', accept('0 means one search right after the answer was lost', succeeded)],
+			],
 			'options.retryWhenNotCreated': booleanFlag(
 				'options.retryWhenNotCreated',
 				accept('"false" is false', leadName('Base Lead')),
@@ -558,6 +570,7 @@ function table(): Record<string, Record<string, Case[]>> {
 				['slashes', accept('sent intact in the body; the path is unchanged', inBody('POST', addLeadPath, succeeded))],
 			],
 			'options.maxRateLimitWait': maxWait('options.maxRateLimitWait'),
+			'options.timeout': answerTimeout(),
 		},
 		'prospection/getMany': {
 			...listOptionCases('/prospections', 'createdAt', true),
@@ -659,12 +672,16 @@ function table(): Record<string, Record<string, Case[]>> {
 					expect(sandbox.control.webhooks()[0].events).toEqual(['prospection.won', 'prospection.lost'])))],
 			],
 			'options.maxRateLimitWait': maxWait('options.maxRateLimitWait'),
+			'options.timeout': answerTimeout(),
 		},
 		'webhook/delete': {
 			dryRun: dryRunFlag('DELETE', '/api/v1/webhooks/wh_missing'),
 			webhookId: pathId('webhookId', 'DELETE', (id) => `/api/v1/webhooks/${id}`, /^Webhook ".*" was not found \(404\)$/),
 			'options.maxRateLimitWait': maxWait(
 				'options.maxRateLimitWait',
+				inPath('DELETE', '/api/v1/webhooks/wh_missing', /^Webhook "wh_missing" was not found \(404\)$/),
+			),
+			'options.timeout': answerTimeout(
 				inPath('DELETE', '/api/v1/webhooks/wh_missing', /^Webhook "wh_missing" was not found \(404\)$/),
 			),
 		},

@@ -1,6 +1,6 @@
 /**
  * Service failures the existing suites touch only in part: 500 and 502 as well as 503, retries
- * that stop at their bound, and writes answered 5xx reported per item without a second send. The
+ * that stop at their bound, and writes answered 500 or 503 reported per item without a second send. The
  * pauses between read retries run on a controlled clock (dev/harness/clock.ts).
  */
 import { startSandbox } from '../../sandbox';
@@ -55,7 +55,8 @@ it('a read whose connection always drops stops after 5 attempts saying the servi
 	expectNoSecret(run, sandbox.apiKey);
 });
 
-it.each([502, 503] as const)(
+// A 502 or 504 to a write is a gateway's answer and may come after the service applied it: nodes/lost-writes.
+it.each([500, 503] as const)(
 	'a write answered %i fails its own item, is not sent again, and the other items go on',
 	async (status) => {
 		sandbox.control.injectFault({ kind: 'status', status, count: 1, methods: ['POST'], pathPrefix: '/webhooks' });

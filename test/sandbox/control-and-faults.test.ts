@@ -76,6 +76,45 @@ describe('sandbox control API and faults', () => {
 		expect(found.body.meta.total).toBe(1);
 	});
 
+	it('a slow commit applies the write after commitAfterMs even when the caller gave up, and answers after answerAfterMs', async () => {
+		const count = sandbox.control.leads().length;
+		sandbox.control.injectFault({ kind: 'slow-commit', commitAfterMs: 400, answerAfterMs: 600, count: 1, methods: ['POST'] });
+		// The caller gives up before the commit, as a client with a shorter timeout would.
+		const gaveUp = await fetch(`${sandbox.url}/api/v1/leads?apiKey=${sandbox.apiKey}`, {
+			method: 'POST',
+			body: JSON.stringify({ ...lead, name: 'Lenta Um' }),
+			headers: { 'Content-Type': 'application/json' },
+			signal: AbortSignal.timeout(150),
+		}).catch((error: Error) => error.name);
+		expect(gaveUp).toBe('TimeoutError');
+		expect(sandbox.control.leads()).toHaveLength(count);
+		await new Promise((resolve) => setTimeout(resolve, 400));
+		expect(sandbox.control.leads().map((l) => l.name)).toContain('Lenta Um');
+		// A caller that waits gets the answer after answerAfterMs.
+		sandbox.control.injectFault({ kind: 'slow-commit', commitAfterMs: 100, answerAfterMs: 300, count: 1, methods: ['POST'] });
+		const started = Date.now();
+		expect((await call(sandbox, 'POST', '/leads', { body: { ...lead, name: 'Lenta Dois' } })).status).toBe(201);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+		expect(sandbox.control.leads()).toHaveLength(count + 2);
+		// A gateway that gives up before the commit answers 504; the service still applies the write.
+		sandbox.control.injectFault({ kind: 'slow-commit', commitAfterMs: 300, gatewayTimeoutMs: 100, count: 1, methods: ['POST'] });
+		expect((await call(sandbox, 'POST', '/leads', { body: { ...lead, name: 'Lenta Três' } })).status).toBe(504);
+		expect(sandbox.control.leads()).toHaveLength(count + 2);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(sandbox.control.leads().map((l) => l.name)).toContain('Lenta Três');
+	});
+
+	it('a 502 or 504 after the commit: the write is applied and the answer is the gateway status', async () => {
+		const count = sandbox.control.leads().length;
+		sandbox.control.injectFault({ kind: 'status', status: 504, when: 'after-commit', count: 1, methods: ['POST'] });
+		sandbox.control.injectFault({ kind: 'status', status: 502, when: 'after-commit', count: 1, methods: ['POST'] });
+		expect((await call(sandbox, 'POST', '/leads', { body: lead })).status).toBe(504);
+		expect((await call(sandbox, 'POST', '/leads', { body: lead })).status).toBe(502);
+		expect(sandbox.control.leads()).toHaveLength(count + 2);
+		expect((await call(sandbox, 'POST', '/leads', { body: lead })).status).toBe(201);
+		expect(sandbox.control.requests().map((r) => r.status)).toEqual([504, 502, 201]);
+	});
+
 	it('drops with a seeded probability: the same seed drops the same requests', async () => {
 		const pattern = async (s: RunningSandbox) => {
 			s.control.injectFault({ kind: 'drop', when: 'before-commit', count: 100, probability: 0.5, methods: ['GET'] });

@@ -130,6 +130,66 @@ describe('activation under faults', () => {
 	});
 });
 
+describe('Trigger activation, webhook create: slow commit and gateway answers', () => {
+	it('a webhook the service registers after a gateway answered 504: a clear error, and the next activation removes it and leaves exactly one', async () => {
+		const workflow = trigger();
+		sandbox.control.injectFault({
+			kind: 'slow-commit',
+			commitAfterMs: 600,
+			gatewayTimeoutMs: 100,
+			count: 1,
+			methods: ['POST'],
+			pathPrefix: '/webhooks',
+		});
+		const error = await failure(workflow.activate());
+		expect(error.message).toMatch(/^Could not register the webhook with the service: The answer to POST \/webhooks was lost: a gateway answered 504/);
+		expect(error.description).toMatch(/The service may still register the lost webhook later: its deliveries are refused \(its secret is unknown\), and the next activation removes it/);
+		expect(workflow.nodeStaticData.webhooks).toEqual({});
+		await new Promise((resolve) => setTimeout(resolve, 700));
+		const [late] = remoteFor(workflow.webhookUrl());
+		expect(late).toBeDefined();
+		remember(workflow);
+
+		expect(await workflow.activate()).toEqual({ created: true });
+		const now = remoteFor(workflow.webhookUrl());
+		expect(now).toHaveLength(1);
+		expect(now[0].id).not.toBe(late.id);
+		remember(workflow);
+	});
+
+	it('a 502 after the commit: the created webhook is removed again, nothing kept', async () => {
+		const workflow = trigger();
+		sandbox.control.injectFault({ kind: 'status', status: 502, when: 'after-commit', count: 1, methods: ['POST'], pathPrefix: '/webhooks' });
+		const error = await failure(workflow.activate());
+		expect(error.message).toMatch(/was lost: a gateway answered 502/);
+		expect(error.description).toMatch(/was removed again \(1\)/);
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(0);
+		expect(workflow.nodeStaticData.webhooks).toEqual({});
+		remember(workflow);
+	});
+});
+
+describe('Trigger deactivation, webhook delete: slow commit and gateway answers', () => {
+	it('a delete the service applies after a gateway answered 504: a clear error, the entry stays, and the next activation registers exactly one', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [mine] = remoteFor(workflow.webhookUrl());
+		sandbox.control.injectFault({ kind: 'slow-commit', commitAfterMs: 400, gatewayTimeoutMs: 100, count: 1, methods: ['DELETE'] });
+		const error = await failure(workflow.deactivate());
+		expect(error.message).toMatch(new RegExp(`^Could not remove webhook ${mine.id} from the service: The answer to DELETE .* was lost: a gateway answered 504`));
+		expect(error.description).toMatch(/The webhook may still be registered/);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(0);
+
+		const again = workflow.restart();
+		expect(await again.activate()).toEqual({ created: true });
+		const now = remoteFor(workflow.webhookUrl());
+		expect(now).toHaveLength(1);
+		expect(now[0].id).not.toBe(mine.id);
+		remember(again);
+	});
+});
+
 describe('deactivation under faults', () => {
 	it('5xx on delete: a clear error, kept entry stays; the next activation reuses it and exactly one exists', async () => {
 		const workflow = trigger();

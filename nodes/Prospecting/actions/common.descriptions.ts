@@ -226,6 +226,21 @@ export function callOptions(extra: INodeProperties[] = []): INodeProperties {
 	return optionsCollection([maxRateLimitWaitOption, ...extra]);
 }
 
+export const answerTimeoutOption: INodeProperties = {
+	displayName: 'Answer Timeout (Seconds)',
+	name: 'timeout',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 60,
+	description:
+		'How long to wait for the answer to this write. Past it the answer counts as lost: the write may still be applied, so it is checked, never sent again blindly.',
+};
+
+/** The Options collection of a write: Max Rate Limit Wait, Answer Timeout and the operation's own. */
+export function writeOptions(extra: INodeProperties[] = []): INodeProperties {
+	return optionsCollection([maxRateLimitWaitOption, answerTimeoutOption, ...extra]);
+}
+
 function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Options',

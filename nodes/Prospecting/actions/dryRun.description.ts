@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { callOptions } from './common.descriptions';
+import { writeOptions } from './common.descriptions';
 
 /**
  * Shown on every write operation (Lead Create, Routine Add Lead, Webhook Create, Webhook Delete), so that
@@ -52,7 +52,7 @@ export function writeOperationDescription(
 ): INodeProperties[] {
 	return updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, [
 		...fields,
-		callOptions(),
+		writeOptions(),
 		...dryRunProperties,
 	]);
 }

@@ -252,6 +252,48 @@ export function maxRateLimitWait(
 	return { maxRateLimitWaitSeconds: number ?? fallback, rateLimitWaitCoversAll: asTool };
 }
 
+/** A number of seconds from the Options (0 or more); blank or missing means `fallback`. */
+export function secondsOption(
+	this: IExecuteFunctions,
+	i: number,
+	options: IDataObject,
+	name: string,
+	fallback: number,
+): number {
+	const value = options[name];
+	const number = numberOf(value);
+	if (number === undefined) return fallback;
+	if (!Number.isFinite(number) || number < 0) {
+		throw inputError(
+			this.getNode(),
+			i,
+			`options.${name}`,
+			`expected seconds (0 or more), got ${describeValue(value)}`,
+		);
+	}
+	return number;
+}
+
+/** How long a write waits for its answer before the answer counts as lost, as the service's own gateways do. */
+export const DEFAULT_ANSWER_TIMEOUT_SECONDS = 60;
+
+/** The request settings of one write for item `i`: the call settings and the Answer Timeout option. */
+export function writeSettings(
+	this: IExecuteFunctions,
+	i: number,
+): { itemIndex: number; maxRateLimitWaitSeconds: number; rateLimitWaitCoversAll: boolean; timeoutMs: number } {
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const timeout = secondsOption.call(this, i, options, 'timeout', DEFAULT_ANSWER_TIMEOUT_SECONDS);
+	if (timeout === 0) {
+		throw inputError(this.getNode(), i, 'options.timeout', 'expected seconds (more than 0), got 0');
+	}
+	return {
+		itemIndex: i,
+		...maxRateLimitWait.call(this, i, options),
+		timeoutMs: timeout * 1000,
+	};
+}
+
 /** The request settings of one call for item `i`: the item, and its Max Rate Limit Wait option. */
 export function callSettings(
 	this: IExecuteFunctions,

@@ -49,6 +49,13 @@ export function isNotSentCode(code: string | undefined): boolean {
 	return code !== undefined && NOT_SENT_CODES.has(code);
 }
 
+/** Gateway answers that say nothing about the service behind: it may have applied a write before the gateway gave up. */
+const GATEWAY_LOST_STATUSES = new Set([502, 504]);
+
+function isWriteMethod(method: string): boolean {
+	return !['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase());
+}
+
 const CODE_WORDS: Record<string, string> = {
 	ECONNRESET: 'the connection was reset',
 	ETIMEDOUT: 'the request timed out',
@@ -61,6 +68,7 @@ const CODE_WORDS: Record<string, string> = {
 	EAI_AGAIN: 'the host name of the base URL could not be resolved',
 	EHOSTUNREACH: 'the host of the base URL is unreachable',
 	ENETUNREACH: 'the network is unreachable',
+	ERR_CANCELED: 'the request was cancelled',
 	NOT_JSON: 'the answer was not JSON',
 };
 
@@ -144,8 +152,19 @@ export function errorFromStatus(node: INode, failure: CallFailure, secret?: stri
 	const where = itemSuffix(failure);
 	let message: string;
 	let description: string;
+	const lost = GATEWAY_LOST_STATUSES.has(status) && isWriteMethod(failure.method);
 
-	if (status === 400) {
+	if (lost) {
+		// A gateway's 502/504 comes when the service behind it was too slow or went away mid-answer: it may have
+		// applied the write, so this is a lost answer, not a failure.
+		message = `The answer to ${failure.method} ${failure.endpoint} was lost: a gateway answered ${status}`;
+		description = [
+			fromService,
+			`The service may or may not have applied this change, so it was not sent again. ${where}`,
+		]
+			.filter(Boolean)
+			.join('\n');
+	} else if (status === 400) {
 		const reasons = fieldReasons(body);
 		message = fromService ?? 'The service rejected the request as invalid (400)';
 		description = [...reasons, where].join('\n');
@@ -171,7 +190,7 @@ export function errorFromStatus(node: INode, failure: CallFailure, secret?: stri
 
 	const details: JsonObject = { httpCode: String(status) };
 	if (body && typeof body === 'object') details.body = body as JsonObject;
-	return buildApiError(node, {
+	const error = buildApiError(node, {
 		message,
 		description,
 		httpCode: String(status),
@@ -179,10 +198,14 @@ export function errorFromStatus(node: INode, failure: CallFailure, secret?: stri
 		details,
 		secret,
 	});
+	if (lost) error.context[RESPONSE_LOST] = true;
+	return error;
 }
 
 /** Marks an error raised because a write's answer was lost: the write may have been applied. */
 export const RESPONSE_LOST = 'responseLost';
+/** Marks an error raised because a write never reached the service (refused connection, unknown host). */
+export const NOT_SENT = 'notSent';
 
 /** The error for a call that got no usable answer. */
 export function errorFromNetwork(
@@ -193,7 +216,10 @@ export function errorFromNetwork(
 ): NodeApiError {
 	const words = describeCode(failure.code);
 	const where = itemSuffix(failure);
-	const lost = isWrite && isResponseLostCode(failure.code);
+	// Only a refused connection or an unknown host proves a write never reached the service; any other failure
+	// (a timeout, a reset, a code this list does not know) leaves its outcome unknown.
+	const notSent = isNotSentCode(failure.code);
+	const lost = isWrite && !notSent && failure.code !== 'NOT_JSON';
 	let message: string;
 	let description: string;
 	if (lost) {
@@ -224,7 +250,17 @@ export function errorFromNetwork(
 		secret,
 	});
 	if (lost) error.context[RESPONSE_LOST] = true;
+	if (isWrite && notSent) error.context[NOT_SENT] = true;
 	return error;
+}
+
+/** True when the error proves a write never reached the service, so sending it again cannot apply it twice. */
+export function isNotSentError(error: unknown): boolean {
+	return Boolean(
+		error &&
+		typeof error === 'object' &&
+		(error as { context?: Record<string, unknown> }).context?.[NOT_SENT] === true,
+	);
 }
 
 /** True when the error says a write's answer was lost (the write may have been applied). */

@@ -1,6 +1,7 @@
 import type { IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { isResponseLostError } from '../transport';
 import { EventListError, sameEvents, subscribedEvents } from './events';
 import { forgetWebhook, isComplete, keepWebhook, keptEntry } from './keptWebhooks';
 import { createRemoteWebhook, deleteRemoteWebhook, listRemoteWebhooks, sameUrl } from './remoteWebhooks';
@@ -144,10 +145,14 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 		created = await createRemoteWebhook.call(this, { name: webhookName(this, test), url, events });
 	} catch (error) {
 		const cleanup = await cleanUpAfterFailedCreate(this, url);
+		// A lost answer leaves the outcome open: a slow service may still register the webhook after the clean-up.
+		const late = isResponseLostError(error)
+			? ' The service may still register the lost webhook later: its deliveries are refused (its secret is unknown), and the next activation removes it before creating one.'
+			: '';
 		throw new NodeOperationError(
 			this.getNode(),
 			`Could not register the webhook with the service: ${reasonOf(error)}`,
-			{ description: cleanup },
+			{ description: `${cleanup}${late}` },
 		);
 	}
 

@@ -1,6 +1,7 @@
 /**
- * The example MCP server workflow (examples/mcp/prospecting-mcp-server.json) in a real n8n, and the official MCP
- * client (@modelcontextprotocol/sdk) connected to it, as an assistant connects to the MCP Server Trigger's URL.
+ * The example MCP server workflow (examples/mcp/prospecting-mcp-server.json) in a real n8n, behind the Bearer auth it
+ * ships with, and the official MCP client (@modelcontextprotocol/sdk) connected to it with the token, as an assistant
+ * connects to the MCP Server Trigger's URL.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -12,7 +13,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 
 import type { N8nClient, StoredWorkflow, WorkflowJson } from '../../../scripts/lib/n8n-client';
 import { bindWorkflow } from '../../../scripts/lib/instance-setup';
-import { mcpServerUrl, MCP_EXAMPLE } from '../../../scripts/lib/demo-mcp';
+import {
+	ensureMcpBearerCredential,
+	mcpServerUrl,
+	MCP_EXAMPLE,
+	newMcpToken,
+	withMcpBearerCredential,
+} from '../../../scripts/lib/demo-mcp';
 import { repoRoot } from '../../../scripts/lib/provision';
 
 export const MCP_TOOL_NAMES = [
@@ -33,10 +40,11 @@ type Node = WorkflowJson['nodes'][number];
  */
 export function mcpExample(
 	credential: { id: string; name: string },
+	bearer: { id: string; name: string },
 	options: { live?: boolean; change?: (node: Node) => void } = {},
 ): WorkflowJson {
 	const example = JSON.parse(readFileSync(path.join(repoRoot, MCP_EXAMPLE), 'utf8')) as WorkflowJson;
-	const bound = bindWorkflow(example, { credential });
+	const bound = withMcpBearerCredential(bindWorkflow(example, { credential }), bearer);
 	bound.name = `${bound.name} ${options.live ? 'live' : 'dry'} ${randomUUID().slice(0, 8)}`;
 	for (const node of bound.nodes) {
 		const parameters = node.parameters as Record<string, unknown>;
@@ -73,12 +81,47 @@ export async function createActiveWorkflow(client: N8nClient, n8nVersion: string
 
 export type McpTransport = 'streamable-http' | 'sse';
 
-/** An MCP client session with the workflow's MCP Server Trigger (production URL) over the given transport. */
-export async function connectMcp(n8nUrl: string, workflow: WorkflowJson, transport: McpTransport = 'streamable-http'): Promise<Client> {
+/**
+ * An MCP client session with the workflow's MCP Server Trigger (production URL) over the given transport, sending
+ * `token` as `Authorization: Bearer <token>` on every request (the SSE stream's GET included).
+ */
+export async function connectMcp(
+	n8nUrl: string,
+	workflow: WorkflowJson,
+	token: string | undefined,
+	transport: McpTransport = 'streamable-http',
+): Promise<Client> {
 	const url = new URL(mcpServerUrl(n8nUrl, workflow));
+	const headers: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
 	const client = new Client({ name: 'prospecting-e2e', version: '1.0.0' });
-	await client.connect(transport === 'sse' ? new SSEClientTransport(url) : new StreamableHTTPClientTransport(url));
+	await client.connect(
+		transport === 'sse'
+			? new SSEClientTransport(url, {
+					requestInit: { headers },
+					eventSourceInit: {
+						fetch: async (input, init) =>
+							await fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+					},
+				})
+			: new StreamableHTTPClientTransport(url, { requestInit: { headers } }),
+	);
 	return client;
+}
+
+/** The status n8n answers an MCP `initialize` request with, sent with these headers (no token, a wrong one...). */
+export async function initializeStatus(n8nUrl: string, workflow: WorkflowJson, headers: Record<string, string> = {}): Promise<number> {
+	const response = await fetch(mcpServerUrl(n8nUrl, workflow), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+		body: JSON.stringify({
+			jsonrpc: '2.0',
+			id: 1,
+			method: 'initialize',
+			params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+		}),
+	});
+	await response.body?.cancel();
+	return response.status;
 }
 
 export interface ToolAnswer {
@@ -108,6 +151,8 @@ export interface McpExamples {
 	live: StoredWorkflow;
 	client: Client;
 	liveClient: Client;
+	/** The Bearer token both examples' MCP Server Triggers check. */
+	token: string;
 	close(): Promise<void>;
 }
 
@@ -121,24 +166,28 @@ export async function openMcpExamples(
 	credential: { id: string; name: string },
 	serverUrl: string,
 ): Promise<McpExamples> {
-	const dry = await createActiveWorkflow(n8n, n8nVersion, mcpExample(credential));
+	// As the demo does: a Bearer credential with a random token.
+	const token = newMcpToken();
+	const bearer = await ensureMcpBearerCredential(n8n, token);
+	const dry = await createActiveWorkflow(n8n, n8nVersion, mcpExample(credential, bearer));
 	const live = await createActiveWorkflow(
 		n8n,
 		n8nVersion,
-		mcpExample(credential, {
+		mcpExample(credential, bearer, {
 			live: true,
 			change: (node) => {
 				if (node.name === 'list_routines') node.parameters = { ...node.parameters, options: { maxRateLimitWait: 5 } };
 			},
 		}),
 	);
-	const client = await connectMcp(serverUrl, dry);
-	const liveClient = await connectMcp(serverUrl, live);
+	const client = await connectMcp(serverUrl, dry, token);
+	const liveClient = await connectMcp(serverUrl, live, token);
 	return {
 		dry,
 		live,
 		client,
 		liveClient,
+		token,
 		async close() {
 			await client.close();
 			await liveClient.close();

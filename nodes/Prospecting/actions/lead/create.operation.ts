@@ -1,16 +1,25 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { sleep, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../shared/records';
-import { accountKey, asNodeError, isResponseLostError, prospectingApiRequest, withNote } from '../../transport';
-import { callOptions } from '../common.descriptions';
+import {
+	accountKey,
+	asNodeError,
+	isNotSentError,
+	isResponseLostError,
+	prospectingApiRequest,
+} from '../../transport';
+import { cancelSignal, pause } from '../../transport/pause';
+import { writeOptions } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
 import { dryRunProperties } from '../dryRun.description';
 import { inputError } from '../inputError';
-import { booleanValue, maxRateLimitWait, textValue } from '../parameters';
+import { booleanValue, secondsOption, textValue, writeSettings } from '../parameters';
 import type { LeadContacts } from './contacts';
 import { withKeysHeld } from './contactLock';
 import { collectContacts, contactKeys, findExistingLead } from './contacts';
+import { DEFAULT_LOST_LEAD_SEARCH_SECONDS, lookForLostLead } from './lostLead';
+import { mayExistError } from './mayExist';
 import { simplifyLead, simplifyLeadProperties, simplifyLeadsWanted } from './simplify';
 
 const contactCollection = (
@@ -112,14 +121,23 @@ const properties: INodeProperties[] = [
 		],
 	},
 	...simplifyLeadProperties,
-	callOptions([
+	writeOptions([
 		{
-			displayName: 'Retry When Confirmed Not Created',
+			displayName: 'Look for a Lost Lead For (Seconds)',
+			name: 'lostLeadSearch',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: DEFAULT_LOST_LEAD_SEARCH_SECONDS,
+			description:
+				'When the answer to the create is lost (timeout, dropped connection, 502/504), how long to keep searching for the lead: a slow service may create it after the answer timed out. Searches are spread over this time; when none finds the lead, the item ends with an error saying it may exist.',
+		},
+		{
+			displayName: 'Send Again If Not Found (May Duplicate)',
 			name: 'retryWhenNotCreated',
 			type: 'boolean',
-			default: true,
+			default: false,
 			description:
-				'Whether to send the lead once more when its answer was lost and a search shows it was not created. The lead is never sent again without that check.',
+				'Whether to send the lead once more when its answer was lost and no search found it. A service that creates it even later then ends with two leads. Off, the item ends with an error saying the lead may exist. A create that never reached the service (connection refused, unknown host) is sent once more either way.',
 		},
 		{
 			displayName: 'Skip If a Lead With This Contact Exists',
@@ -137,8 +155,8 @@ const displayOptions = { show: { resource: ['lead'], operation: ['create'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** Time given to the service to finish a write whose answer was lost before searching for it. */
-const SETTLE_MS = 300;
+/** Pause before sending again a create that never reached the service (a refused connection may be a restart). */
+const NOT_SENT_PAUSE_MS = 1000;
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const name = textValue.call(this, i, 'name', this.getNodeParameter('name', i, ''));
@@ -159,10 +177,9 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		);
 	}
 
-	const settings = {
-		itemIndex: i,
-		...maxRateLimitWait.call(this, i, options),
-	};
+	const settings = writeSettings.call(this, i);
+	const searchWindowMs =
+		secondsOption.call(this, i, options, 'lostLeadSearch', DEFAULT_LOST_LEAD_SEARCH_SECONDS) * 1000;
 	const skipIfExists = booleanValue.call(
 		this,
 		i,
@@ -175,7 +192,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		i,
 		'options.retryWhenNotCreated',
 		options.retryWhenNotCreated,
-		true,
+		false,
 	);
 	const body: IDataObject = {};
 	if (name) body.name = name;
@@ -222,27 +239,28 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			) ?? {};
 
 		const node = this.getNode();
-		// The search after a lost answer shows whether the lead exists; when it does not, sending it once more
-		// cannot create a duplicate, so a second send is safe.
-		const sends = retryWhenNotCreated ? 2 : 1;
+		// An answer that is lost leaves the outcome unknown: the service may have created the lead, or may still
+		// create it (a slow commit). Only an error that proves the request never reached the service, or the
+		// user's own choice after the searches found nothing, sends it once more.
+		const tried: string[] = [];
 		for (let send = 1; ; send++) {
 			try {
 				return output(await create());
 			} catch (error) {
-				if (!isResponseLostError(error)) throw asNodeError(node, error);
-				// The service has no duplicate protection: find out whether the lead was created before anything else.
-				await sleep(SETTLE_MS);
-				const created = await findExistingLead.call(this, contacts, name, settings);
-				if (created) return output(created);
-				if (send >= sends) {
-					throw withNote(
-						node,
-						error,
-						send === 1
-							? 'A search found no lead with this contact, so it was not created; it is safe to run this item again.'
-							: 'The answer was lost twice and a search found no lead with this contact; it is safe to run this item again.',
-					);
+				if (isNotSentError(error) && send < 2) {
+					tried.push(`POST /leads did not reach the service (${asNodeError(node, error).message})`);
+					await pause(NOT_SENT_PAUSE_MS, cancelSignal(this));
+					continue;
 				}
+				if (!isResponseLostError(error)) throw asNodeError(node, error);
+				// The service has no duplicate protection: look for the lead long enough for a slow commit to show.
+				const search = await lookForLostLead.call(this, contacts, name, settings, searchWindowMs);
+				if (search.lead) return output(search.lead);
+				tried.push(
+					`POST /leads sent${send > 1 ? ' again' : ''}; its answer was lost (${asNodeError(node, error).message})`,
+				);
+				const sendAgain = retryWhenNotCreated && send < 2 && search.lastFailure === undefined;
+				if (!sendAgain) throw mayExistError(node, error, { contacts, tried, search, itemIndex: i });
 			}
 		}
 	};

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../shared/records';
-import { prospectingApiRequest } from '../../transport';
+import { asNodeError, isResponseLostError, prospectingApiRequest, withNote } from '../../transport';
 import { guardWrite } from '../dryRun';
 import { writeOperationDescription } from '../dryRun.description';
-import { idText, maxRateLimitWait } from '../parameters';
+import { idText, writeSettings } from '../parameters';
 import { pathSegment } from '../pathSegment';
 import { recordLocator } from '../../shared/recordLocator';
 import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../../shared/versions';
@@ -64,7 +64,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		this.getNodeParameter('responsibleId', i, ''),
 		false,
 	);
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const settings = writeSettings.call(this, i);
 
 	const body: IDataObject = { leadId };
 	if (responsibleId) body.responsibleId = responsibleId;
@@ -74,12 +74,22 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		request: { method: 'POST', path: `/routines/${routineId}/lead`, body },
 	});
 	if (dryRun) return dryRun;
-	const response = await prospectingApiRequest.call(this, 'POST', `/routines/${routineId}/lead`, {
-		body,
-		itemIndex: i,
-		...maxRateLimitWait.call(this, i, options),
-		recordLabel: `Routine "${String(rawRoutineId).trim()}" or lead "${leadId}"`,
-	});
+	let response: unknown;
+	try {
+		response = await prospectingApiRequest.call(this, 'POST', `/routines/${routineId}/lead`, {
+			...settings,
+			body,
+			recordLabel: `Routine "${String(rawRoutineId).trim()}" or lead "${leadId}"`,
+		});
+	} catch (error) {
+		if (!isResponseLostError(error)) throw asNodeError(this.getNode(), error);
+		// No read tells whether a lead is in a routine, and a second add may start the same person twice.
+		throw withNote(
+			this.getNode(),
+			error,
+			`The lead may have been added (or may still be added by a slow service). Check in the app, or with Prospection → Get Many filtered by Lead ID ${leadId} when prospecting starts on adding, before running this item again.`,
+		);
+	}
 	// The answer's shape is not published: pass it on when there is one, otherwise say what was done.
 	const record = unwrapRecord(response);
 	if (record && Object.keys(record).length > 0) return [{ json: record }];

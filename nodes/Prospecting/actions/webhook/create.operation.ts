@@ -8,7 +8,7 @@ import { additionalFieldsCollection } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
 import { writeOperationDescription } from '../dryRun.description';
 import { inputError } from '../inputError';
-import { callSettings, multiValues, quoted, requireValue, textValue } from '../parameters';
+import { multiValues, quoted, requireValue, textValue, writeSettings } from '../parameters';
 
 const properties: INodeProperties[] = [
 	{
@@ -104,7 +104,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	].filter((event, index, all) => all.indexOf(event) === index);
 	if (events.length === 0)
 		throw inputError(this.getNode(), i, 'events', 'choose at least one event');
-	const settings = callSettings.call(this, i);
+	const settings = writeSettings.call(this, i);
 
 	const dryRun = await guardWrite.call(this, {
 		operation: 'Webhook Create',
@@ -121,16 +121,19 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		return [{ json: unwrapRecord(response) ?? {} }];
 	} catch (error) {
 		if (!isResponseLostError(error)) throw asNodeError(this.getNode(), error);
-		// A second webhook would double every delivery, and the secret cannot be read again: say which case it is.
-		const existing = (await listWebhooks.call(this, settings)).find(
-			(webhook) => webhook.url === url && webhook.name === name,
-		);
-		throw withNote(
-			this.getNode(),
-			error,
-			existing
+		// A second webhook would double every delivery, and the secret cannot be read again: never sent again,
+		// and the item says what a read of the list shows.
+		let note: string;
+		try {
+			const existing = (await listWebhooks.call(this, settings)).find(
+				(webhook) => webhook.url === url && webhook.name === name,
+			);
+			note = existing
 				? `The webhook was created (id ${String(existing.id)}), but its secret was in the lost answer and cannot be read again. Delete it and create it once more.`
-				: 'No webhook with this name and URL exists, so it was not created; it is safe to run this item again.',
-		);
+				: 'No webhook with this name and URL is listed yet, but the service may still create it (a slow service can apply a write after its answer was lost). Check with Webhook → Get Many before running this item again: a second webhook would double every delivery.';
+		} catch (readError) {
+			note = `The webhook list could not be read (${asNodeError(this.getNode(), readError).message}), so whether the webhook was created is not known. Check with Webhook → Get Many before running this item again: a second webhook would double every delivery.`;
+		}
+		throw withNote(this.getNode(), error, note);
 	}
 }

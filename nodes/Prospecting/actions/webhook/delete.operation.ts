@@ -2,13 +2,17 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { unwrapRecord } from '../../shared/records';
 import { listWebhooks } from '../../shared/webhooks';
-import { asNodeError, isResponseLostError, prospectingApiRequest } from '../../transport';
+import { asNodeError, isResponseLostError, prospectingApiRequest, withNote } from '../../transport';
 import { guardWrite } from '../dryRun';
 import { writeOperationDescription } from '../dryRun.description';
-import { callSettings, quoted } from '../parameters';
+import { quoted, writeSettings } from '../parameters';
 import { pathSegment } from '../pathSegment';
 import { recordLocator } from '../../shared/recordLocator';
 import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../../shared/versions';
+
+function isNotFound(error: unknown): boolean {
+	return String((error as { httpCode?: unknown } | undefined)?.httpCode ?? '') === '404';
+}
 
 const DELETE_DESCRIPTION =
 	'The webhook to delete. Its secret is gone with it; a new webhook gets a new secret.';
@@ -40,7 +44,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const rawId = this.getNodeParameter('webhookId', i, '', { extractValue: true }) as unknown;
 	const id = pathSegment(this.getNode(), i, 'webhookId', rawId);
 	const plainId = String(rawId).trim();
-	const settings = callSettings.call(this, i);
+	const settings = writeSettings.call(this, i);
 	const dryRun = await guardWrite.call(this, {
 		operation: 'Webhook Delete',
 		itemIndex: i,
@@ -61,20 +65,36 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		},
 	});
 	if (dryRun) return dryRun;
-	let response: unknown;
-	try {
-		response = await prospectingApiRequest.call(this, 'DELETE', `/webhooks/${id}`, {
+	const remove = async () =>
+		await prospectingApiRequest.call(this, 'DELETE', `/webhooks/${id}`, {
 			...settings,
 			recordLabel: `Webhook "${plainId}"`,
 		});
+	const isListed = async () =>
+		(await listWebhooks.call(this, settings)).some((webhook) => String(webhook.id) === plainId);
+	let response: unknown;
+	try {
+		response = await remove();
 	} catch (error) {
 		if (!isResponseLostError(error)) throw asNodeError(this.getNode(), error);
-		// Whether the deletion happened is a read away.
-		const stillThere = (await listWebhooks.call(this, settings)).some(
-			(webhook) => String(webhook.id) === plainId,
-		);
-		if (stillThere) throw asNodeError(this.getNode(), error);
-		response = undefined;
+		// Whether the deletion happened is a read away. Deleting by id again cannot remove anything else: when the
+		// webhook is still listed (a slow service may not have applied it yet), the delete is sent once more and a
+		// 404 then means the first one got there.
+		if (await isListed()) {
+			try {
+				response = await remove();
+			} catch (again) {
+				if (!isResponseLostError(again) && !isNotFound(again)) throw asNodeError(this.getNode(), again);
+				if (isResponseLostError(again) && (await isListed())) {
+					throw withNote(
+						this.getNode(),
+						again,
+						'The delete was sent twice and the answer was lost both times; the webhook is still listed. A slow service may still delete it: check with Webhook → Get Many, and run this item again if it is still there (deleting it twice does no harm).',
+					);
+				}
+				response = undefined;
+			}
+		} else response = undefined;
 	}
 	const record = unwrapRecord(response) ?? {};
 	return [{ json: { id: plainId, deleted: true, ...record } }];

@@ -1,0 +1,111 @@
+/**
+ * Lead Create against a slow service in a real n8n (single process): the service creates the lead after the node
+ * gave up on the answer. With the defaults, with Skip If Exists, and in a spike of 200 form posts with 5 slow
+ * commits, each contact ends with exactly one lead; an item whose lead did not show within the search window ends
+ * with the "may exist" error, never with a second lead.
+ *
+ * Scaling (as in test/nodes/slow-commits.test.ts): production has a 60 s answer timeout, a 180 s search window and
+ * the report's commit at 66 s. Here the Answer Timeout is 2 s, Look for a Lost Lead For 6 s (the same 3 ×), and the
+ * service commits 4 s after the request arrives: after the node gave up, after its first search (0.3 s after giving
+ * up), and well inside the window, which is the shape of the real case.
+ */
+import type { StoredWorkflow } from '../../scripts/lib/n8n-client';
+import { webhookUrl } from '../../scripts/lib/instance-setup';
+import { createActiveWorkflow } from './support/mcp';
+import { startE2eInstance, type E2eInstance } from './support/instance';
+import { chainWorkflow, prospectingNode, webhookTrigger } from './support/workflows';
+
+jest.setTimeout(180_000);
+
+const ANSWER_TIMEOUT_SECONDS = 2;
+const SEARCH_WINDOW_SECONDS = 6;
+const COMMIT_AFTER_MS = 4000;
+
+let e2e: E2eInstance;
+const workflows: Record<'defaults' | 'skip', StoredWorkflow> = {} as never;
+
+/** Webhook → Lead Create (Continue On Fail, so an error comes back as the answer), on its own path. */
+function leadForm(name: string, path: string, options: Record<string, unknown>) {
+	const create = prospectingNode('Lead Create', {
+		resource: 'lead',
+		operation: 'create',
+		name: '={{ $json.body.name }}',
+		email: '={{ $json.body.email }}',
+		options: { timeout: ANSWER_TIMEOUT_SECONDS, lostLeadSearch: SEARCH_WINDOW_SECONDS, ...options },
+	});
+	create.typeVersion = 2;
+	create.credentials = { prospectingApi: { id: e2e.credential.id, name: e2e.credential.name } };
+	(create as { onError?: string }).onError = 'continueRegularOutput';
+	return chainWorkflow(name, [webhookTrigger(path), create]);
+}
+
+beforeAll(async () => {
+	e2e = await startE2eInstance();
+	// The spike's 200 creates fit in one window: the write limit is not what this file is about.
+	e2e.sandbox.control.setRateLimit({ writeLimit: 10_000, readLimit: 10_000 });
+	const version = e2e.runtime.n8nVersion;
+	workflows.defaults = await createActiveWorkflow(e2e.client, version, leadForm('Slow commit, defaults', 'slow-defaults', {}));
+	workflows.skip = await createActiveWorkflow(e2e.client, version, leadForm('Slow commit, skip', 'slow-skip', { skipIfExists: true }));
+}, 300_000);
+
+afterAll(async () => {
+	await e2e?.stop();
+});
+
+beforeEach(() => e2e.sandbox.control.clearFaults());
+
+const leadsWithEmail = (email: string) =>
+	e2e.sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));
+const creates = () => e2e.sandbox.control.requests().filter((request) => request.method === 'POST' && request.path.endsWith('/leads'));
+const searchesFor = (email: string) =>
+	e2e.sandbox.control.requests().filter((request) => request.method === 'GET' && request.query.search === email);
+
+async function post(workflow: StoredWorkflow, body: { name: string; email: string }): Promise<Array<Record<string, unknown>>> {
+	const response = await fetch(webhookUrl(e2e.n8n.url, workflow, 'Webhook'), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`The form answered ${response.status}: ${text.slice(0, 500)}`);
+	const json = JSON.parse(text) as Record<string, unknown> | Array<Record<string, unknown>>;
+	return Array.isArray(json) ? json : [json];
+}
+
+const slowCommits = (count: number) =>
+	e2e.sandbox.control.injectFault({ kind: 'slow-commit', commitAfterMs: COMMIT_AFTER_MS, count, methods: ['POST'], pathPrefix: '/leads' });
+
+describe('Lead Create against a service that commits after the node gave up on the answer', () => {
+	test.each([
+		['the defaults', 'defaults'],
+		['Skip If Exists', 'skip'],
+	] as const)('with %s: one lead, returned as created', async (_label, which) => {
+		slowCommits(1);
+		const before = creates().length;
+		const email = `lenta.${which}.${Date.now()}@example.com`;
+		const [answer] = await post(workflows[which], { name: 'Joana Lenta', email });
+		const stored = leadsWithEmail(email);
+		expect(stored).toHaveLength(1);
+		expect(answer).toEqual(expect.objectContaining({ id: stored[0].id }));
+		expect(creates().length - before).toBe(1);
+		// The search right after the lost answer missed the lead (the shape of the slow service), a later one found it.
+		expect(searchesFor(email).length).toBeGreaterThanOrEqual(which === 'skip' ? 3 : 2);
+	});
+
+	test('a spike of 200 posts with 5 slow commits: exactly one lead per contact, and an answer that stayed unknown says the lead may exist', async () => {
+		slowCommits(5);
+		const before = creates().length;
+		const stamp = Date.now();
+		const emails = Array.from({ length: 200 }, (_, index) => `pico.${stamp}.${index}@example.com`);
+		const answers = await Promise.all(emails.map(async (email, index) => await post(workflows.defaults, { name: `Pessoa ${index}`, email })));
+		for (const email of emails) expect(leadsWithEmail(email)).toHaveLength(1);
+		answers.forEach(([answer], index) => {
+			if (typeof answer.error === 'string') expect(answer.error).toMatch(new RegExp(`^The lead for ${emails[index].replace(/\./g, '\\.')} may exist: `));
+			else expect(answer).toEqual(expect.objectContaining({ id: leadsWithEmail(emails[index])[0].id }));
+		});
+		expect(creates().length - before).toBe(200);
+		// Each slow commit was looked for more than once.
+		const searched = emails.filter((email) => searchesFor(email).length >= 2);
+		expect(searched.length).toBeGreaterThanOrEqual(5);
+	});
+});

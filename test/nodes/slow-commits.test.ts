@@ -1,0 +1,297 @@
+/**
+ * Lead Create against a slow service: one that creates the lead after the node gave up on the answer. However
+ * the answer is lost (a timeout, a 504 from a gateway, a dropped connection), the node looks for the lead over
+ * its search window, returns it when it shows, and otherwise ends the item saying the lead may exist; it never
+ * sends the lead a second time on a guess.
+ *
+ * Scaling: in production the answer timeout is 60 s and the search window 180 s (3 ×); the service of the
+ * report committed at 66 s, 6 s after the node gave up. Here the timeout is 1 s and the window 3 s (the same
+ * 3 ×), and the service commits 2 s after the request arrives. The commit is placed at 2 × rather than 1.1 ×
+ * because the first search comes a fixed 0.3 s after the node gave up (not scaled): 1 s after giving up, the
+ * first search misses the lead as it did in the report (with room for a loaded machine's timer delays), and a
+ * later search of the window finds it, which is the shape of the real case.
+ */
+import * as net from 'node:net';
+import type { INode } from 'n8n-workflow';
+
+import { startSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
+import { resetBudgets } from '../../nodes/Prospecting/transport';
+import {
+	errorFromNetwork,
+	errorFromStatus,
+	isNotSentError,
+	isResponseLostError,
+} from '../../nodes/Prospecting/transport/errors';
+import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE_TYPE } from '../../dev/harness';
+import { expectNoSecret, runNode } from './support';
+
+const ANSWER_TIMEOUT_SECONDS = 1;
+const SEARCH_WINDOW_SECONDS = 3;
+const COMMIT_AFTER_MS = 2000;
+/** Past the timeout and the whole window: no search can see the lead. */
+const COMMIT_AFTER_WINDOW_MS = (ANSWER_TIMEOUT_SECONDS + SEARCH_WINDOW_SECONDS) * 1000 + 1500;
+const scaled = { timeout: ANSWER_TIMEOUT_SECONDS, lostLeadSearch: SEARCH_WINDOW_SECONDS };
+
+let sandbox: RunningSandbox;
+let connection: { baseUrl: string; apiKey: string };
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 5 } });
+	connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
+});
+afterAll(async () => await sandbox.stop());
+beforeEach(() => {
+	sandbox.control.reset();
+	resetBudgets();
+});
+
+const leadsWithEmail = (email: string) =>
+	sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));
+const methods = () => sandbox.control.requests().map((request) => request.method);
+const description = (error: unknown) =>
+	String((error as { description?: unknown } | undefined)?.description ?? '');
+const wait = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+const createLead = (email: string, options: Record<string, unknown> = {}) => ({
+	resource: 'lead',
+	operation: 'create',
+	name: 'Joana Lenta',
+	email,
+	options: { ...scaled, ...options },
+});
+
+const slowCommit = (commitAfterMs = COMMIT_AFTER_MS) =>
+	sandbox.control.injectFault({
+		kind: 'slow-commit',
+		commitAfterMs,
+		count: 1,
+		methods: ['POST'],
+		pathPrefix: '/leads',
+	});
+
+describe('Lead Create, defaults', () => {
+	it.each([1, 2])(
+		'a lead the service commits after the answer timed out is found by a later search: one lead, the run succeeds (node version %i)',
+		async (typeVersion) => {
+			slowCommit();
+			const email = `lenta.v${typeVersion}@example.com`;
+			const run = await runNode(createLead(email), { ...connection, typeVersion });
+			expect(run.error).toBeUndefined();
+			const stored = leadsWithEmail(email);
+			expect(stored).toHaveLength(1);
+			expect(run.items).toHaveLength(1);
+			expect(run.items[0].json.id).toBe(stored[0].id);
+			// One send; the first search came before the commit and missed it, a later one found it.
+			const seen = methods();
+			expect(seen.filter((method) => method === 'POST')).toHaveLength(1);
+			expect(seen.filter((method) => method === 'GET').length).toBeGreaterThanOrEqual(2);
+			expectNoSecret(run, sandbox.apiKey);
+		},
+	);
+
+	it('a lead committed after the search window: the item says the lead may exist, and one lead exists once the service commits', async () => {
+		slowCommit(COMMIT_AFTER_WINDOW_MS);
+		const email = 'lenta.tarde@example.com';
+		const started = Date.now();
+		const run = await runNode(createLead(email), { ...connection, continueOnFail: true });
+		expect(run.items[0].json.error).toBe(
+			`The lead for ${email} may exist: the answer to its create was lost, and it was not sent again`,
+		);
+		const text = String(run.items[0].json.description);
+		expect(text).toMatch(
+			/^Tried: POST \/leads sent; its answer was lost \(The answer to POST \/leads was lost: the request timed out\)\.$/m,
+		);
+		expect(text).toMatch(/^\d+ searches over [\d.]+ s \(GET \/leads\?search=lenta\.tarde@example\.com\) found no lead/m);
+		expect(text).not.toMatch(/safe to run/);
+		expect(leadsWithEmail(email)).toHaveLength(0);
+		await wait(Math.max(0, started + COMMIT_AFTER_WINDOW_MS + 300 - Date.now()));
+		expect(leadsWithEmail(email)).toHaveLength(1);
+		expect(methods().filter((method) => method === 'POST')).toHaveLength(1);
+	}, 20_000);
+
+	it('a 502 or 504 after the commit: the lead is found and returned, not sent again', async () => {
+		for (const status of [504, 502] as const) {
+			sandbox.control.injectFault({ kind: 'status', status, when: 'after-commit', count: 1, methods: ['POST'] });
+			const email = `gateway.${status}@example.com`;
+			const run = await runNode(createLead(email), connection);
+			expect(run.error).toBeUndefined();
+			expect(leadsWithEmail(email)).toHaveLength(1);
+			expect(run.items[0].json.id).toBe(leadsWithEmail(email)[0].id);
+		}
+		expect(methods().filter((method) => method === 'POST')).toHaveLength(2);
+	});
+
+	it('a gateway 504 before a slow commit: a later search finds the lead, not sent again', async () => {
+		sandbox.control.injectFault({
+			kind: 'slow-commit',
+			commitAfterMs: COMMIT_AFTER_MS,
+			gatewayTimeoutMs: 200,
+			count: 1,
+			methods: ['POST'],
+		});
+		const run = await runNode(createLead('gateway.lento@example.com'), connection);
+		expect(run.error).toBeUndefined();
+		expect(leadsWithEmail('gateway.lento@example.com')).toHaveLength(1);
+		expect(methods().filter((method) => method === 'POST')).toHaveLength(1);
+	});
+
+	it('a search that fails after a lost create: the item says the lead may exist and that the search failed, never safe to run again', async () => {
+		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 5, methods: ['GET'] });
+		const run = await runNode(createLead('busca.falhou@example.com', { lostLeadSearch: 0 }), connection);
+		expect(run.error?.message).toBe(
+			'The lead for busca.falhou@example.com may exist: the answer to its create was lost, and it was not sent again',
+		);
+		expect(description(run.error)).toMatch(
+			/^1 search over 0 s \(GET \/leads\?search=busca\.falhou@example\.com\): the last one failed \(The service failed to process the request \(503\) after 5 attempts\), so whether the lead exists is not known\.$/m,
+		);
+		expect(description(run.error)).not.toMatch(/safe to run/);
+		expect(methods().filter((method) => method === 'POST')).toHaveLength(1);
+	}, 20_000);
+
+	it('with Send Again If Not Found on, a failed search still sends nothing again', async () => {
+		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 5, methods: ['GET'] });
+		const run = await runNode(
+			createLead('busca.optin@example.com', { lostLeadSearch: 0, retryWhenNotCreated: true }),
+			connection,
+		);
+		expect(run.error?.message).toMatch(/may exist/);
+		expect(methods().filter((method) => method === 'POST')).toHaveLength(1);
+	}, 20_000);
+});
+
+describe('Lead Create, never reached', () => {
+	it('a refused connection proves the create never reached the service: sent once more, one lead', async () => {
+		// A port nothing listens on at the first send; a forwarder to the sandbox opens on it before the second.
+		const probe = net.createServer();
+		await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+		const port = (probe.address() as net.AddressInfo).port;
+		await new Promise<void>((resolve) => probe.close(() => resolve()));
+		const target = new URL(sandbox.url);
+		const forwarder = net.createServer((socket) => {
+			const upstream = net.connect(Number(target.port), target.hostname);
+			socket.pipe(upstream).pipe(socket);
+			socket.on('error', () => upstream.destroy());
+			upstream.on('error', () => socket.destroy());
+		});
+		const opening = wait(400).then(
+			async () => await new Promise<void>((resolve) => forwarder.listen(port, '127.0.0.1', resolve)),
+		);
+		try {
+			const run = await runNode(createLead('recusada@example.com'), {
+				baseUrl: `http://127.0.0.1:${port}`,
+				apiKey: sandbox.apiKey,
+			});
+			expect(run.error).toBeUndefined();
+			expect(leadsWithEmail('recusada@example.com')).toHaveLength(1);
+			expect(methods()).toEqual(['POST']);
+		} finally {
+			await opening;
+			await new Promise<void>((resolve) => forwarder.close(() => resolve()));
+		}
+	});
+
+	it('an unknown network code or a 502/504 on a write counts as a lost answer; a refused connection or an unknown host proves it was not sent', () => {
+		const node = { id: 'n', name: 'Prospecting', type: PROSPECTING_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+		const write = { method: 'POST', endpoint: '/leads', itemIndex: 0 };
+		expect(isResponseLostError(errorFromNetwork(node, { ...write, code: 'EPROTO' }, '', true))).toBe(true);
+		expect(isResponseLostError(errorFromNetwork(node, { ...write, code: undefined }, '', true))).toBe(true);
+		for (const status of [502, 504]) {
+			const error = errorFromStatus(node, { ...write, status, body: { message: 'Gateway' } });
+			expect(isResponseLostError(error)).toBe(true);
+			expect(error.message).toBe(`The answer to POST /leads was lost: a gateway answered ${status}`);
+			expect(isResponseLostError(errorFromStatus(node, { ...write, method: 'GET', status }))).toBe(false);
+		}
+		expect(isResponseLostError(errorFromStatus(node, { ...write, status: 503 }))).toBe(false);
+		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']) {
+			const error = errorFromNetwork(node, { ...write, code }, '', true);
+			expect(isResponseLostError(error)).toBe(false);
+			expect(isNotSentError(error)).toBe(true);
+		}
+	});
+});
+
+describe('Lead Create, Skip If Exists', () => {
+	it('a lead the service commits after the answer timed out is found by a later search: one lead, the run succeeds', async () => {
+		slowCommit();
+		const run = await runNode(createLead('lenta.skip@example.com', { skipIfExists: true }), connection);
+		expect(run.error).toBeUndefined();
+		expect(leadsWithEmail('lenta.skip@example.com')).toHaveLength(1);
+		expect(run.items[0].json.id).toBe(leadsWithEmail('lenta.skip@example.com')[0].id);
+		expect(methods().filter((method) => method === 'POST')).toHaveLength(1);
+	});
+
+	it('the same contact posted again while the first create is still being committed gets the one lead', async () => {
+		slowCommit();
+		const email = 'lenta.dupla@example.com';
+		const [first, second] = await Promise.all([
+			runNode(createLead(email, { skipIfExists: true }), { ...connection, inputItems: [{}] }),
+			wait(100).then(async () => await runNode(createLead(email, { skipIfExists: true }), connection)),
+		]);
+		expect(first.error).toBeUndefined();
+		expect(second.error).toBeUndefined();
+		expect(leadsWithEmail(email)).toHaveLength(1);
+		expect(second.items[0].json.id).toBe(first.items[0].json.id);
+	});
+});
+
+describe('Lead Create, a 200-post spike', () => {
+	const POSTS = 200;
+	const SLOW = 5;
+
+	function formWorkflow() {
+		const start: INode = {
+			id: 'start',
+			name: 'Form Post',
+			type: START_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
+		const create: INode = {
+			id: 'create',
+			name: 'Lead Create',
+			type: PROSPECTING_NODE_TYPE,
+			typeVersion: 2,
+			position: [200, 0],
+			parameters: createLead('={{ $json.email }}', {}) as INode['parameters'],
+			credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
+		};
+		return {
+			nodes: [start, create],
+			connections: { 'Form Post': { main: [[{ node: 'Lead Create', type: 'main' as const, index: 0 }]] } },
+		};
+	}
+
+	it('200 posts at once with 5 slow commits: exactly one lead per contact, and any item left unknown says the lead may exist', async () => {
+		sandbox.control.injectFault({
+			kind: 'slow-commit',
+			commitAfterMs: COMMIT_AFTER_MS,
+			count: SLOW,
+			methods: ['POST'],
+			pathPrefix: '/leads',
+		});
+		const emails = Array.from({ length: POSTS }, (_, index) => `pico.${index}@example.com`);
+		const workflow = formWorkflow();
+		const runs = await Promise.all(
+			emails.map(
+				async (email) =>
+					await executeWorkflow(workflow, {
+						credentials: { prospectingApi: connection },
+						inputItems: [{ email }],
+						mode: 'webhook',
+					}),
+			),
+		);
+		for (const email of emails) expect(leadsWithEmail(email)).toHaveLength(1);
+		const errors = runs.map((run) => run.error?.message).filter(Boolean);
+		for (const message of errors) expect(message).toMatch(/^The lead for pico\.\d+@example\.com may exist: /);
+		// The slow commits were lost answers the searches resolved; nothing was sent twice.
+		const posts = sandbox.control.requests().filter((request) => request.method === 'POST');
+		expect(posts).toHaveLength(POSTS);
+		const searches = sandbox.control.requests().filter((request) => request.method === 'GET');
+		expect(searches.length).toBeGreaterThanOrEqual(SLOW * 2);
+	}, 60_000);
+});
