@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { MAX_ID_LENGTH } from '../shared/ids';
 import { DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS } from '../transport';
-import { isToolForm } from './tool';
+import { isToolForm } from './toolForm';
 import { inputError } from './inputError';
 
 /** Longest value sent in a query string: longer ones make an address servers refuse. */

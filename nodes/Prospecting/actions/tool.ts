@@ -3,13 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { isBlank, isContactItem } from './output';
 import { booleanValue, multiValues, oneOf } from './parameters';
 
-/**
- * Whether the node runs as an AI agent's tool. n8n builds the tool form of a node as a type whose name ends
- * in "Tool" (prospectingTool), and decides its `@tool` display options the same way.
- */
-export function isToolForm(this: IExecuteFunctions): boolean {
-	return String(this.getNode().type ?? '').endsWith('Tool');
-}
+export { isToolForm } from './toolForm';
 
 function compactValue(value: unknown): unknown {
 	if (isBlank(value)) return undefined;
