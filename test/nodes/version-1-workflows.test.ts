@@ -6,25 +6,21 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IConnections, IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
-import { executeWorkflow, PROSPECTING_NODE_TYPE, registerNodeType, START_NODE } from '../../dev/harness';
+import { executeWorkflow, PROSPECTING_NODE_TYPE, registerNodeType } from '../../dev/harness';
 import { callToolNode } from '../../dev/harness/tool-call';
 import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm } from '../../dev/harness/tool-form';
+import { ownCredential, prospectingPart } from './support';
+import type { SavedWorkflow } from './support';
 
 registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm());
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'version-1');
 const OURS = [PROSPECTING_NODE_TYPE, PROSPECTING_TOOL_NODE_TYPE];
-
-interface SavedWorkflow {
-	name: string;
-	nodes: INode[];
-	connections: IConnections;
-}
 
 const fixture = (file: string) => JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as SavedWorkflow;
 
@@ -43,42 +39,8 @@ beforeEach(() => {
 });
 
 const credentials = () => ({ prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } });
-const ownCredential = { prospectingApi: { id: '1', name: 'Prospecting account' } };
 const leadsWithEmail = (email: string) =>
 	sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));
-
-/**
- * The workflow's Prospecting nodes as saved, with the connections between them, started by the harness in place
- * of the trigger (n8n's form and webhook nodes are not part of this package). The empty routine is the one the
- * user picks from the list after importing.
- */
-function prospectingPart(workflow: SavedWorkflow, routine?: { id: string; name: string }) {
-	const kept = workflow.nodes
-		.filter((node) => node.type === PROSPECTING_NODE_TYPE)
-		.map((node) => {
-			const routineId = node.parameters.routineId as { value?: unknown } | undefined;
-			const parameters =
-				routine && routineId && routineId.value === ''
-					? { ...node.parameters, routineId: { __rl: true, mode: 'list', value: routine.id, cachedResultName: routine.name } }
-					: node.parameters;
-			return { ...node, parameters, credentials: ownCredential };
-		});
-	const names = new Set(kept.map((node) => node.name));
-	const connections: IConnections = { Start: { main: [[]] } };
-	for (const [source, outputs] of Object.entries(workflow.connections)) {
-		for (const [index, targets] of (outputs.main ?? []).entries()) {
-			const within = (targets ?? []).filter((target) => names.has(target.node));
-			if (names.has(source)) {
-				connections[source] ??= { main: [] };
-				connections[source].main[index] = within;
-			} else {
-				connections.Start.main[0]!.push(...within);
-			}
-		}
-	}
-	expect(connections.Start.main[0]!.length).toBe(1);
-	return { nodes: [START_NODE, ...kept], connections };
-}
 
 describe('the saved version-1 workflows', () => {
 	it('are every example as it shipped with version 1, their Prospecting nodes still at version 1', () => {
