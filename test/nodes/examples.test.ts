@@ -16,9 +16,8 @@ import type { RunningSandbox } from '../../sandbox';
 import { bindWorkflow } from '../../scripts/lib/instance-setup';
 import type { WorkflowJson } from '../../scripts/lib/n8n-client';
 import { executeWorkflow, registerNodeType } from '../../dev/harness';
-import { callToolNode } from '../../dev/harness/tool-call';
 import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm } from '../../dev/harness/tool-form';
-import { ownCredential, prospectingPart } from './support';
+import { callSavedTool, prospectingPart, toolAnswer } from './support';
 import type { SavedWorkflow } from './support';
 
 registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm());
@@ -193,27 +192,17 @@ it('funnel-report.json gives the counts its report reads', async () => {
 	expect(rate.decided).toBeGreaterThan(0);
 });
 
-async function call(file: string, name: string, args: IDataObject) {
-	const node = example(file).nodes.find((candidate) => candidate.name === name)!;
-	expect([node.type, node.typeVersion]).toEqual([PROSPECTING_TOOL_NODE_TYPE, 2]);
-	const { result, json } = await callToolNode({ ...node, credentials: ownCredential }, args, {
-		credentials: credentials(),
-		mode: 'webhook',
-	});
-	expect(result.error).toBeUndefined();
-	return json;
-}
-
-const answer = (json: { answer?: string }) => JSON.parse(String(json.answer)) as IDataObject[];
+const call = async (file: string, name: string, args: IDataObject) =>
+	await callSavedTool(example(file), name, 2, args, sandbox);
 
 describe('the AI agent and MCP examples on version 2', () => {
 	it('the agent finds a lead (compact records), creates one and adds it to a routine by the ids the model passes', async () => {
 		const file = 'ai-agent/prospecting-agent.json';
 		const lead = sandbox.control.leads().find((candidate) => candidate.emails.length > 0)!;
-		const found = answer(await call(file, 'Lead Get Many', { search: lead.emails[0].value, limit: 5 }));
+		const found = toolAnswer(await call(file, 'Lead Get Many', { search: lead.emails[0].value, limit: 5 }));
 		expect(found.find((record) => record.id === lead.id)?.emails).toEqual(lead.emails.map((item) => item.value));
 		const email = 'rui@lima.example.com';
-		const [created] = answer(await call(file, 'Lead Create', { name: 'Rui Lima', company: '', email, phone: '' }));
+		const [created] = toolAnswer(await call(file, 'Lead Create', { name: 'Rui Lima', company: '', email, phone: '' }));
 		const routine = sandbox.control.routines()[2];
 		await call(file, 'Routine Add Lead', { routineId: routine.id, leadId: String(created.id) });
 		expect(leadsWithEmail(email)).toHaveLength(1);
@@ -223,12 +212,12 @@ describe('the AI agent and MCP examples on version 2', () => {
 	it('the MCP server reads compact records, raises bad arguments, and its writes stay dry runs', async () => {
 		const file = 'mcp/prospecting-mcp-server.json';
 		const lead = sandbox.control.leads().find((candidate) => candidate.emails.length > 0)!;
-		const found = answer(await call(file, 'search_leads', { search: lead.emails[0].value, limit: 5 }));
+		const found = toolAnswer(await call(file, 'search_leads', { search: lead.emails[0].value, limit: 5 }));
 		expect(found.find((record) => record.id === lead.id)?.emails).toEqual(lead.emails.map((item) => item.value));
-		const routines = answer(await call(file, 'list_routines', { limit: 10 }));
+		const routines = toolAnswer(await call(file, 'list_routines', { limit: 10 }));
 		expect(routines.map((routine) => routine.id)).toEqual(expect.arrayContaining([sandbox.control.routines()[0].id]));
 		expect((await call(file, 'list_prospections', { status: 'SOMETIMES', limit: 5 })).thrown).toContain('status');
-		const [dryAdd] = answer(await call(file, 'add_lead_to_routine', { routineId: routines[0].id, leadId: lead.id }));
+		const [dryAdd] = toolAnswer(await call(file, 'add_lead_to_routine', { routineId: routines[0].id, leadId: lead.id }));
 		expect(dryAdd).toMatchObject({ dryRun: true, written: false, request: { body: { leadId: lead.id } } });
 		expect(sandbox.control.requests().filter((request) => request.kind === 'write')).toHaveLength(0);
 	});

@@ -2,6 +2,7 @@
 import type { IConnections, IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE } from '../../dev/harness';
+import { callToolNode } from '../../dev/harness/tool-call';
 import { onControlledClock } from '../../dev/harness/clock';
 import type { WorkflowRunResult } from '../../dev/harness';
 
@@ -165,3 +166,27 @@ export function prospectingPart(workflow: SavedWorkflow, routine?: { id: string;
 	}
 	return { nodes: [startNode, ...kept], connections };
 }
+
+/**
+ * A saved workflow's tool node, at `typeVersion`, called once with the model's `args` as an agent in an active
+ * workflow calls it: its answer (`answer`, the items as JSON text) or the tool error it raised (`thrown`).
+ */
+export async function callSavedTool(
+	workflow: SavedWorkflow,
+	name: string,
+	typeVersion: number,
+	args: IDataObject,
+	service: { url: string; apiKey: string },
+) {
+	const node = workflow.nodes.find((candidate) => candidate.name === name);
+	if (node?.typeVersion !== typeVersion) throw new Error(`"${workflow.name}" has no node "${name}" at version ${typeVersion}`);
+	const { result, json } = await callToolNode({ ...node, credentials: ownCredential }, args, {
+		credentials: { prospectingApi: { baseUrl: service.url, apiKey: service.apiKey } },
+		mode: 'webhook',
+	});
+	if (result.error) throw result.error;
+	return json;
+}
+
+/** The items a tool answered with. */
+export const toolAnswer = (json: { answer?: string }) => JSON.parse(String(json.answer)) as IDataObject[];

@@ -6,15 +6,14 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { executeWorkflow, PROSPECTING_NODE_TYPE, registerNodeType } from '../../dev/harness';
-import { callToolNode } from '../../dev/harness/tool-call';
 import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm } from '../../dev/harness/tool-form';
-import { ownCredential, prospectingPart } from './support';
+import { callSavedTool, prospectingPart, toolAnswer } from './support';
 import type { SavedWorkflow } from './support';
 
 registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm());
@@ -126,35 +125,22 @@ describe('the version 1 funnel report runs unchanged', () => {
 	});
 });
 
-/** A tool node of a fixture as saved, bound to the test credential. */
-function toolOf(file: string, name: string): INode {
-	const node = fixture(file).nodes.find((candidate) => candidate.name === name);
-	if (!node) throw new Error(`${file} has no node "${name}"`);
-	expect([node.type, node.typeVersion]).toEqual([PROSPECTING_TOOL_NODE_TYPE, 1]);
-	return { ...node, credentials: ownCredential };
-}
-
-async function call(file: string, name: string, args: IDataObject) {
-	const { result, json } = await callToolNode(toolOf(file, name), args, { credentials: credentials(), mode: 'webhook' });
-	expect(result.error).toBeUndefined();
-	return json;
-}
-
-const answer = (json: { answer?: string }) => JSON.parse(String(json.answer)) as IDataObject[];
+const call = async (file: string, name: string, args: IDataObject) =>
+	await callSavedTool(fixture(file), name, 1, args, sandbox);
 
 describe('the version 1 AI agent tools answer as before', () => {
 	const file = 'prospecting-agent.json';
 
 	it('Lead Get Many finds a lead by e-mail and answers compact records (Simplify on)', async () => {
 		const lead = sandbox.control.leads().find((candidate) => candidate.emails.length > 0)!;
-		const found = answer(await call(file, 'Lead Get Many', { search: lead.emails[0].value, limit: 5 }));
+		const found = toolAnswer(await call(file, 'Lead Get Many', { search: lead.emails[0].value, limit: 5 }));
 		expect(found.map((record) => record.id)).toContain(lead.id);
 		expect(found.find((record) => record.id === lead.id)!.emails).toEqual(lead.emails.map((item) => item.value));
 	});
 
 	it('Lead Create writes the lead, and Routine Add Lead adds it by the id the model passes', async () => {
 		const email = 'teo@reis.example.com';
-		const [created] = answer(await call(file, 'Lead Create', { name: 'Teo Reis', company: 'Reis', email, phone: '' }));
+		const [created] = toolAnswer(await call(file, 'Lead Create', { name: 'Teo Reis', company: 'Reis', email, phone: '' }));
 		expect(created).toMatchObject({ name: 'Teo Reis' });
 		const routine = sandbox.control.routines()[0];
 		const added = await call(file, 'Routine Add Lead', { routineId: routine.id, leadId: String(created.id) });
@@ -164,7 +150,7 @@ describe('the version 1 AI agent tools answer as before', () => {
 	});
 
 	it('Prospection Get Conversion Rate answers the counts', async () => {
-		const [rate] = answer(await call(file, 'Prospection Get Conversion Rate', {}));
+		const [rate] = toolAnswer(await call(file, 'Prospection Get Conversion Rate', {}));
 		expect(Object.keys(rate).sort()).toEqual(['conversionRate', 'decided', 'lost', 'won']);
 	});
 });
@@ -174,9 +160,9 @@ describe('the version 1 MCP server tools answer as before', () => {
 
 	it('search_leads and list_prospections read; their bad arguments are raised as tool errors', async () => {
 		const lead = sandbox.control.leads().find((candidate) => candidate.emails.length > 0)!;
-		const found = answer(await call(file, 'search_leads', { search: lead.emails[0].value, limit: 5 }));
+		const found = toolAnswer(await call(file, 'search_leads', { search: lead.emails[0].value, limit: 5 }));
 		expect(found.map((record) => record.id)).toContain(lead.id);
-		const won = answer(await call(file, 'list_prospections', { status: 'WON', limit: 50 }));
+		const won = toolAnswer(await call(file, 'list_prospections', { status: 'WON', limit: 50 }));
 		expect(won.length).toBeGreaterThan(0);
 		expect(won.every((prospection) => prospection.status === 'WON')).toBe(true);
 		const refused = await call(file, 'list_prospections', { status: 'SOMETIMES', limit: 5 });
@@ -184,13 +170,13 @@ describe('the version 1 MCP server tools answer as before', () => {
 	});
 
 	it('create_lead and add_lead_to_routine stay dry runs, even in a production run', async () => {
-		const [dryCreate] = answer(
+		const [dryCreate] = toolAnswer(
 			await call(file, 'create_lead', { name: 'Eva Dias', company: '', email: 'eva@dias.example.com', phone: '' }),
 		);
 		expect(dryCreate).toMatchObject({ dryRun: true, written: false });
 		const routine = sandbox.control.routines()[0];
 		const lead = sandbox.control.leads()[0];
-		const [dryAdd] = answer(await call(file, 'add_lead_to_routine', { routineId: routine.id, leadId: lead.id }));
+		const [dryAdd] = toolAnswer(await call(file, 'add_lead_to_routine', { routineId: routine.id, leadId: lead.id }));
 		expect(dryAdd).toMatchObject({ dryRun: true, written: false });
 		expect(sandbox.control.requests().filter((request) => request.kind === 'write')).toHaveLength(0);
 	});
