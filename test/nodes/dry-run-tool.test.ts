@@ -4,76 +4,17 @@
  * an active workflow sends. A small agent node calls the tool as n8n's AI Agent does (tool.invoke with the model's
  * arguments, which fill the $fromAI() parameters).
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INode,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	WorkflowExecuteMode,
-} from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject, INode, WorkflowExecuteMode } from 'n8n-workflow';
 
-import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
-import { executeWorkflow, START_NODE_TYPE } from '../../dev/harness';
 import { registerNodeType } from '../../dev/harness/node-types';
+import { callToolNode } from '../../dev/harness/tool-call';
+import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm } from '../../dev/harness/tool-form';
 import { everythingVisible } from './support';
 
-/** What n8n's loader makes of a node with usableAsTool: the same node, with an ai_tool output and no input. */
-function toolVariant(): INodeType {
-	const node = new Prospecting();
-	const description: INodeTypeDescription = {
-		...node.description,
-		name: 'prospectingTool',
-		displayName: 'Prospecting Tool',
-		inputs: [],
-		outputs: [NodeConnectionTypes.AiTool],
-	};
-	return { description, methods: node.methods, execute: node.execute };
-}
-
-interface InvocableTool {
-	invoke(args: IDataObject): Promise<unknown>;
-}
-
-/** Calls every connected tool once with the item's `toolArgs`, as an agent does after the model chose it. */
-class ToolCaller implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Tool Caller',
-		name: 'toolCaller',
-		group: ['transform'],
-		version: 1,
-		description: 'Calls its tools',
-		defaults: { name: 'Agent' },
-		inputs: [
-			NodeConnectionTypes.Main,
-			{ type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true },
-		],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const tools = (await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0)) as InvocableTool[];
-		const args = (this.getInputData()[0]?.json.toolArgs ?? {}) as IDataObject;
-		const results: INodeExecutionData[] = [];
-		for (const tool of tools) {
-			try {
-				results.push({ json: { answer: String(await tool.invoke(args)) } });
-			} catch (error) {
-				results.push({ json: { thrown: String((error as Error).message) } });
-			}
-		}
-		return [results];
-	}
-}
-
-registerNodeType('n8n-nodes-prospecting.prospectingTool', toolVariant);
-registerNodeType('test.toolCaller', () => new ToolCaller());
+registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm());
 
 let sandbox: RunningSandbox;
 
@@ -95,42 +36,27 @@ async function callTool(
 	extra: IDataObject = {},
 	typeVersion = 1,
 ) {
-	const nodes: INode[] = [
-		{ id: 's', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
-		{ id: 'a', name: 'Agent', type: 'test.toolCaller', typeVersion: 1, position: [200, 0], parameters: {} },
-		{
-			id: 't',
-			name: 'Create Lead',
-			type: 'n8n-nodes-prospecting.prospectingTool',
-			typeVersion,
-			position: [200, 200],
-			parameters: {
-				resource: 'lead',
-				operation: 'create',
-				name: "={{ $fromAI('name', 'Name of the lead', 'string') }}",
-				email: "={{ $fromAI('email', 'E-mail of the lead', 'string') }}",
-				...extra,
-			},
-			credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
+	const tool: INode = {
+		id: 't',
+		name: 'Create Lead',
+		type: PROSPECTING_TOOL_NODE_TYPE,
+		typeVersion,
+		position: [200, 200],
+		parameters: {
+			resource: 'lead',
+			operation: 'create',
+			name: "={{ $fromAI('name', 'Name of the lead', 'string') }}",
+			email: "={{ $fromAI('email', 'E-mail of the lead', 'string') }}",
+			...extra,
 		},
-	];
-	const result = await executeWorkflow(
-		{
-			nodes,
-			connections: {
-				Start: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
-				'Create Lead': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
-			},
-		},
-		{
-			credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, manualWrites } },
-			inputItems: [{ toolArgs }],
-			mode,
-		},
-	);
+		credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
+	};
+	const { result, json } = await callToolNode(tool, toolArgs, {
+		credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, manualWrites } },
+		mode,
+	});
 	expect(result.error).toBeUndefined();
-	const [output] = result.output('Agent');
-	return { result, json: output.json };
+	return { result, json: json as IDataObject };
 }
 
 /** The error the tool answered the model with: `[{ "error": "..." }]`, the agent run going on. */

@@ -182,9 +182,9 @@ describe('version 2: records picked from a list', () => {
 });
 
 describe('version 1: saved workflows with plain-text ids run unchanged', () => {
-	it('the lead capture example creates the lead and adds it to the routine by the id it maps', async () => {
+	it('the version-1 lead capture example creates the lead and adds it to the routine by the id it maps', async () => {
 		const example = JSON.parse(
-			readFileSync(join(__dirname, '../../examples/lead-capture.json'), 'utf8'),
+			readFileSync(join(__dirname, '../fixtures/version-1/lead-capture.json'), 'utf8'),
 		) as { nodes: INode[] };
 		const routine = sandbox.control.routines()[2];
 		const nodes = example.nodes

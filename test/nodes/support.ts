@@ -1,7 +1,8 @@
 /** Builds and runs Prospecting workflows against a sandbox, and scans what a run produced for secrets. */
-import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IConnections, IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE } from '../../dev/harness';
+import { callToolNode } from '../../dev/harness/tool-call';
 import { onControlledClock } from '../../dev/harness/clock';
 import type { WorkflowRunResult } from '../../dev/harness';
 
@@ -120,3 +121,72 @@ export function expectNoSecret(run: WorkflowRunResult, secret: string): void {
 export function jsonOf(items: INodeExecutionData[]): IDataObject[] {
 	return items.map((item) => item.json);
 }
+
+/** A workflow as n8n saves and exports it (the parts a run needs). */
+export interface SavedWorkflow {
+	name: string;
+	nodes: INode[];
+	connections: IConnections;
+}
+
+/** The credential reference every test workflow's Prospecting nodes point at. */
+export const ownCredential = { prospectingApi: { id: '1', name: 'Prospecting account' } };
+
+/**
+ * A saved workflow's Prospecting nodes as saved, with the connections between them, started by the harness in place
+ * of the trigger (n8n's form and webhook nodes are not part of this package). An empty routine becomes `routine`,
+ * as when the user picks it from the list after importing.
+ */
+export function prospectingPart(workflow: SavedWorkflow, routine?: { id: string; name: string }) {
+	const kept = workflow.nodes
+		.filter((node) => node.type === PROSPECTING_NODE_TYPE)
+		.map((node) => {
+			const routineId = node.parameters.routineId as { value?: unknown } | undefined;
+			const parameters =
+				routine && routineId && routineId.value === ''
+					? { ...node.parameters, routineId: { __rl: true, mode: 'list', value: routine.id, cachedResultName: routine.name } }
+					: node.parameters;
+			return { ...node, parameters, credentials: ownCredential };
+		});
+	const names = new Set(kept.map((node) => node.name));
+	const connections: IConnections = { Start: { main: [[]] } };
+	for (const [source, outputs] of Object.entries(workflow.connections)) {
+		for (const [index, targets] of (outputs.main ?? []).entries()) {
+			const within = (targets ?? []).filter((target) => names.has(target.node));
+			if (names.has(source)) {
+				connections[source] ??= { main: [] };
+				connections[source].main[index] = within;
+			} else {
+				connections.Start.main[0]!.push(...within);
+			}
+		}
+	}
+	if (connections.Start.main[0]!.length !== 1) {
+		throw new Error(`"${workflow.name}" should start with one Prospecting node after its trigger`);
+	}
+	return { nodes: [startNode, ...kept], connections };
+}
+
+/**
+ * A saved workflow's tool node, at `typeVersion`, called once with the model's `args` as an agent in an active
+ * workflow calls it: its answer (`answer`, the items as JSON text) or the tool error it raised (`thrown`).
+ */
+export async function callSavedTool(
+	workflow: SavedWorkflow,
+	name: string,
+	typeVersion: number,
+	args: IDataObject,
+	service: { url: string; apiKey: string },
+) {
+	const node = workflow.nodes.find((candidate) => candidate.name === name);
+	if (node?.typeVersion !== typeVersion) throw new Error(`"${workflow.name}" has no node "${name}" at version ${typeVersion}`);
+	const { result, json } = await callToolNode({ ...node, credentials: ownCredential }, args, {
+		credentials: { prospectingApi: { baseUrl: service.url, apiKey: service.apiKey } },
+		mode: 'webhook',
+	});
+	if (result.error) throw result.error;
+	return json;
+}
+
+/** The items a tool answered with. */
+export const toolAnswer = (json: { answer?: string }) => JSON.parse(String(json.answer)) as IDataObject[];
