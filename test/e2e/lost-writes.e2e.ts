@@ -104,8 +104,9 @@ describe('Lead Create against a service that commits after the node gave up on t
 			else expect(answer).toEqual(expect.objectContaining({ id: leadsWithEmail(emails[index])[0].id }));
 		});
 		expect(creates().length - before).toBe(200);
-		// Each slow commit was looked for more than once.
-		const searched = emails.filter((email) => searchesFor(email).length >= 2);
+		// Each lost answer was looked for rather than sent again (Lead Create with the defaults searches for nothing else).
+		// How many searches each took depends on when its commit landed against the machine's load, so it is not counted.
+		const searched = emails.filter((email) => searchesFor(email).length >= 1);
 		expect(searched.length).toBeGreaterThanOrEqual(5);
 	});
 });

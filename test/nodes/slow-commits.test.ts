@@ -291,7 +291,11 @@ describe('Lead Create, a 200-post spike', () => {
 		// The slow commits were lost answers the searches resolved; nothing was sent twice.
 		const posts = sandbox.control.requests().filter((request) => request.method === 'POST');
 		expect(posts).toHaveLength(POSTS);
-		const searches = sandbox.control.requests().filter((request) => request.method === 'GET');
-		expect(searches.length).toBeGreaterThanOrEqual(SLOW * 2);
+		// Each lost answer was looked for (Lead Create with the defaults searches for nothing else); how many searches
+		// each took depends on when its commit landed against the machine's load, so it is not counted.
+		const searched = new Set(
+			sandbox.control.requests().filter((request) => request.method === 'GET').map((request) => request.query.search),
+		);
+		expect(searched.size).toBeGreaterThanOrEqual(SLOW);
 	}, 60_000);
 });
