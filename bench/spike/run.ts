@@ -227,15 +227,15 @@ async function runCase(ctx: Context, kind: SpikeCase['kind'], people: number): P
 	const ratioToFloor = round(wallMs / floor.floorMs, 3);
 	const firstStartedAt = await firstStartedBetween(n8n.client, ctx.workflowId, startedAt, requests.lastAt ?? Date.now());
 	const leads = await leadsOutcome(sandbox, tag, people, ctx.routineId);
-	const writes = await windowsOutcome(sandbox, 'write', WINDOW_SECONDS);
-	const reads = await windowsOutcome(sandbox, 'read', WINDOW_SECONDS);
+	const writes = await windowsOutcome(sandbox, 'write', WINDOW_SECONDS, ctx.clockWindows);
+	const reads = await windowsOutcome(sandbox, 'read', WINDOW_SECONDS, ctx.clockWindows);
 	const workers = DEPLOYMENTS[ctx.name]?.workers;
 	const completed = finished >= posts;
 	const intact = completed && postsRefused === 0 && failed === 0 && leads.createdOnce === people && leads.inRoutine === people;
 	const max429 = Math.max(writes.max429PerWindow, reads.max429PerWindow);
 	const proxied = workers && ctx.proxies ? ctx.proxies.calls() : undefined;
-	const workerRefusals = workers && proxied ? perWorkerRefusals(proxied, workers, WINDOW_SECONDS) : undefined;
-	const workerWritesPerWindow = workers && proxied ? perWorkerWrites(proxied, workers, WINDOW_SECONDS) : undefined;
+	const workerRefusals = workers && proxied ? perWorkerRefusals(proxied, workers, WINDOW_SECONDS, ctx.clockWindows) : undefined;
+	const workerWritesPerWindow = workers && proxied ? perWorkerWrites(proxied, workers, WINDOW_SECONDS, ctx.clockWindows) : undefined;
 	// Per worker when the proxies tell; otherwise no window may draw more refusals than there are workers.
 	const withinOnePerWorker = workerRefusals ? workerRefusals.mostInOneWindow <= 1 : max429 <= (workers ?? 0);
 	// Headers only on 429: each process learns the window from its first refusal, so a few are expected.
