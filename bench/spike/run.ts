@@ -9,8 +9,9 @@
  * (scripts/lib/bootstrap.ts). The credential states the sandbox's limits and window; with the service's headers only
  * on 429 answers (`--rate-headers=on-429`) it also states how many workers share the key. `--clock-windows` aligns the
  * service's windows to the clock, so a spike begins part-way through one; `--concurrency-limit=N` sets n8n's
- * N8N_CONCURRENCY_PRODUCTION_LIMIT in the one-process deployment. In one process also a double submit: each of K people posted twice within a second, all
- * at once (a double click during a spike: the writes queue behind the budget, so the two searches can both run first).
+ * N8N_CONCURRENCY_PRODUCTION_LIMIT in the one-process deployment. In one process also a double submit: each of K
+ * people posted twice within a second, all at once (a double click during a spike: the writes queue behind the
+ * budget, so the two searches can both run first).
  *
  * Per case: leads per person (once, twice or more, never: the sandbox's store), routine adds (the sandbox's log),
  * failed executions (n8n's executions API), 429s per window (windows rebuilt from the sandbox's log) and in queue
