@@ -11,7 +11,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { mkdirSync, writeFileSync } from 'node:fs';
 
-import { parseArgs, wants } from './lib/args';
+import { parseArgs, wants, type BenchArgs } from './lib/args';
 import { FULL, QUICK, type BenchConfig } from './lib/config';
 import { round } from './lib/measure';
 import { benchResultsFile } from './lib/results-files';
@@ -36,8 +36,10 @@ function smallDataset(leads: number) {
 	return { leads, routines: 5, prospections: 20, activitiesPerProspection: 2, customFields: 3, threads: 5 };
 }
 
-function sandboxOptions(config: BenchConfig, leads: number, resetFormat: ResetFormat): SandboxProcessOptions {
+function sandboxOptions(config: BenchConfig, leads: number, resetFormat: ResetFormat, args: BenchArgs): SandboxProcessOptions {
 	return {
+		rateHeaders: args.rateHeaders,
+		clockWindows: args.clockWindows,
 		windowSeconds: config.windowSeconds,
 		readLimit: config.readLimit,
 		writeLimit: config.writeLimit,
@@ -80,6 +82,7 @@ async function main(): Promise<void> {
 			platform: `${process.platform} ${process.arch}`,
 		},
 		config,
+		sandbox: { rateHeaders: args.rateHeaders, clockWindows: args.clockWindows },
 		// 1-, 5- and 15-minute load averages; per figure, the 1-minute one before and after it.
 		loadAverage: { atStart: loadavg().map((value) => round(value, 2)) } as Record<string, number[]>,
 		figures: {} as Record<string, unknown>,
@@ -107,7 +110,7 @@ async function main(): Promise<void> {
 	// Rate-limited figures, once per reset-header format, each against its own sandbox process.
 	if (wants(args, 'walk') || wants(args, 'bulk') || wants(args, 'shared')) {
 		for (const resetFormat of resetFormats) {
-			await withSandbox(sandboxOptions(config, config.walkLeads, resetFormat), async (sandbox) => {
+			await withSandbox(sandboxOptions(config, config.walkLeads, resetFormat, args), async (sandbox) => {
 				log(`sandbox (${config.walkLeads} leads, X-RateLimit-Reset ${resetFormat}) at ${sandbox.url}`);
 				const expectedIds = await sandbox.call<string[]>('leadIds');
 				if (wants(args, 'walk') || wants(args, 'shared')) {
@@ -115,7 +118,7 @@ async function main(): Promise<void> {
 					figures[`readRequestTime:${resetFormat}`] = { ...reads, perRequestMs: round(reads.perRequestMs, 3) };
 					log(`read request time ${reads.perRequestMs.toFixed(3)} ms (${reads.pages} pages, ${reads.records} records)`);
 					if (wants(args, 'walk')) {
-						await runFigure(`walk:${resetFormat}`, () => runWalk(sandbox, config, reads.perRequestMs, expectedIds));
+						await runFigure(`walk:${resetFormat}`, () => runWalk(sandbox, config, reads.perRequestMs, expectedIds, args.clockWindows));
 					}
 					if (wants(args, 'shared')) {
 						await runFigure(`shared:${resetFormat}`, () => runSharedKey(sandbox, config, reads.perRequestMs, expectedIds));
@@ -132,7 +135,7 @@ async function main(): Promise<void> {
 	}
 
 	if (wants(args, 'overhead')) {
-		await withSandbox(sandboxOptions(config, config.overheadLeads, 'epoch-seconds'), async (sandbox) => {
+		await withSandbox(sandboxOptions(config, config.overheadLeads, 'epoch-seconds', args), async (sandbox) => {
 			await runFigure('overhead', () => runOverhead(sandbox, config));
 		});
 	}
@@ -159,7 +162,9 @@ async function main(): Promise<void> {
 	results.totalSeconds = round((Date.now() - startedAt.getTime()) / 1000, 1);
 	// Quick and partial runs go to bench/tmp/ (not kept in git); only a full run replaces bench/results/results.json.
 	const partial = !args.realWindow && !args.quick && (args.only.size > 0 || args.skipN8n);
-	const outFile = args.realWindow
+	const outFile = args.out && partial
+		? args.out
+		: args.realWindow
 		? benchResultsFile(`real-window${args.quick ? '.quick' : ''}`, { kept: !args.quick })
 		: benchResultsFile(args.quick ? 'quick' : partial ? 'partial' : '', { kept: !args.quick && !partial });
 	results.outFile = path.relative(path.join(__dirname, '..'), outFile);

@@ -8,6 +8,10 @@ export interface SandboxProcessOptions {
 	writeLimit?: number;
 	rateLimit?: boolean;
 	rateLimitResetFormat?: 'epoch-seconds' | 'epoch-ms' | 'delta-seconds';
+	/** Windows aligned to the clock instead of opened by a key's first call. */
+	clockWindows?: boolean;
+	/** X-RateLimit-* on every answer, or on 429 answers only (as the spec documents them). */
+	rateHeaders?: 'always' | 'on-429';
 	seed?: number;
 	apiKeys?: string[];
 	dataset?: Record<string, number>;

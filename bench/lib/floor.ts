@@ -11,12 +11,17 @@
  *   can never be shorter than the requests sent in it.
  * Dividing a wall time by `floorMs` gives the headline ratio; `strictFloorMs` shows how much of the
  * gap the definition itself absorbs.
+ *
+ * Where the service's windows are aligned to the clock, the work begins part-way through one: only
+ * `firstWindowLeftMs` of that window must pass before the next budget opens.
  */
 export interface FloorInput {
 	requests: number;
 	limit: number;
 	windowMs: number;
 	perRequestMs: number;
+	/** Windows aligned to the clock: what is left of the window the work begins in (0 < left <= windowMs). */
+	firstWindowLeftMs?: number;
 }
 
 export interface Floor {
@@ -26,19 +31,31 @@ export interface Floor {
 	strictFloorMs: number;
 }
 
-export function rateLimitFloor({ requests, limit, windowMs, perRequestMs }: FloorInput): Floor {
+export function rateLimitFloor({ requests, limit, windowMs, perRequestMs, firstWindowLeftMs = windowMs }: FloorInput): Floor {
 	if (!Number.isFinite(requests) || requests < 0) throw new Error(`requests must be >= 0, got ${requests}`);
 	if (!Number.isFinite(limit) || limit < 1) throw new Error(`limit must be >= 1, got ${limit}`);
 	if (!Number.isFinite(windowMs) || windowMs <= 0) throw new Error(`windowMs must be > 0, got ${windowMs}`);
 	if (!Number.isFinite(perRequestMs) || perRequestMs < 0) {
 		throw new Error(`perRequestMs must be >= 0, got ${perRequestMs}`);
 	}
+	if (!Number.isFinite(firstWindowLeftMs) || firstWindowLeftMs <= 0 || firstWindowLeftMs > windowMs) {
+		throw new Error(`firstWindowLeftMs must be > 0 and <= windowMs, got ${firstWindowLeftMs}`);
+	}
 	const budgets = Math.ceil(requests / limit);
 	const windowsThatMustPass = Math.max(0, budgets - 1);
 	const requestsTimeMs = requests * perRequestMs;
-	const floorMs = windowsThatMustPass * windowMs + requestsTimeMs;
+	// The first window to pass is only what was left of it when the work began.
+	const shortenedBy = windowsThatMustPass > 0 ? windowMs - firstWindowLeftMs : 0;
+	const floorMs = windowsThatMustPass * windowMs - shortenedBy + requestsTimeMs;
 	const lastBatch = requests - windowsThatMustPass * limit;
 	const fullWindowMs = Math.max(windowMs, limit * perRequestMs);
-	const strictFloorMs = windowsThatMustPass * fullWindowMs + lastBatch * perRequestMs;
+	const firstWindowMs = Math.max(firstWindowLeftMs, limit * perRequestMs);
+	const strictFloorMs =
+		windowsThatMustPass > 0 ? firstWindowMs + (windowsThatMustPass - 1) * fullWindowMs + lastBatch * perRequestMs : lastBatch * perRequestMs;
 	return { windowsThatMustPass, requestsTimeMs, floorMs, strictFloorMs };
+}
+
+/** What is left at `atMs` of a window aligned to the clock (the service's windows with clock windows on). */
+export function clockWindowLeftMs(atMs: number, windowMs: number): number {
+	return windowMs - (atMs % windowMs);
 }

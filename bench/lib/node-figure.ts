@@ -4,7 +4,7 @@
  * run.
  */
 import type { BenchConfig } from './config';
-import { rateLimitFloor, type Floor } from './floor';
+import { clockWindowLeftMs, rateLimitFloor, type Floor } from './floor';
 import { round } from './measure';
 import { forgetRateBudgets } from './node-workflows';
 import type { RequestSummary, SandboxProcess } from '../../dev/sandbox-client';
@@ -29,18 +29,26 @@ export async function freshRateLimitedSandbox(sandbox: SandboxProcess, config: B
 		writeLimit: config.writeLimit,
 	});
 	return {
-		credentials: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, rateLimitWindowSeconds: config.windowSeconds },
+		credentials: {
+			baseUrl: sandbox.url,
+			apiKey: sandbox.apiKey,
+			readsPerWindow: config.readLimit,
+			writesPerWindow: config.writeLimit,
+			rateLimitWindowSeconds: config.windowSeconds,
+		},
 		from: await sandbox.requestCount(),
 	};
 }
 
-/** The floor of `requests` reads or writes under the figure's window and budget. */
-export function windowFloor(config: BenchConfig, kind: 'read' | 'write', requests: number, perRequestMs: number): Floor {
+/** The floor of `requests` reads or writes under the figure's window and budget; `clockStartMs` for clock windows. */
+export function windowFloor(config: BenchConfig, kind: 'read' | 'write', requests: number, perRequestMs: number, clockStartMs?: number): Floor {
+	const windowMs = config.windowSeconds * 1000;
 	return rateLimitFloor({
 		requests,
 		limit: kind === 'read' ? config.readLimit : config.writeLimit,
-		windowMs: config.windowSeconds * 1000,
+		windowMs,
 		perRequestMs,
+		firstWindowLeftMs: clockStartMs === undefined ? windowMs : clockWindowLeftMs(clockStartMs, windowMs),
 	});
 }
 

@@ -51,6 +51,8 @@ function workflowOf(parameters: IDataObject, type = PROSPECTING_NODE_TYPE) {
 export type BenchCredentials = {
 	baseUrl: string;
 	apiKey: string;
+	readsPerWindow?: number;
+	writesPerWindow?: number;
 	rateLimitWindowSeconds?: number;
 };
 

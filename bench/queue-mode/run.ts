@@ -92,8 +92,15 @@ export interface QueueFigure {
 	loadAfter: number;
 }
 
-/** The window of each call (0, 1, ...) as the sandbox counts them: fixed, each opened by the first call after the previous one closed. */
-export function windowIndexes(calls: Array<{ at: number }>, windowMs: number): number[] {
+/**
+ * The window of each call (0, 1, ...) as the sandbox counts them: fixed, each opened by the first call after the
+ * previous one closed, or with `clockWindows` aligned to the clock (0 is the first call's).
+ */
+export function windowIndexes(calls: Array<{ at: number }>, windowMs: number, clockWindows = false): number[] {
+	if (clockWindows) {
+		const first = Math.floor((calls[0]?.at ?? 0) / windowMs);
+		return calls.map((call) => Math.floor(call.at / windowMs) - first);
+	}
 	let index = -1;
 	let opened = -Infinity;
 	return calls.map((call) => {
@@ -106,12 +113,14 @@ export function windowIndexes(calls: Array<{ at: number }>, windowMs: number): n
 }
 
 /** Windows as the sandbox counts them, with their calls and refusals. */
-export function rebuildWindows(calls: Array<{ at: number; status: number }>, windowMs: number): WindowCount[] {
+export function rebuildWindows(calls: Array<{ at: number; status: number }>, windowMs: number, clockWindows = false): WindowCount[] {
 	const windows: WindowCount[] = [];
 	const first = calls[0]?.at ?? 0;
-	windowIndexes(calls, windowMs).forEach((index, i) => {
+	windowIndexes(calls, windowMs, clockWindows).forEach((index, i) => {
 		const call = calls[i];
-		const window = (windows[index] ??= { startMs: call.at - first, calls: 0, tooMany: 0 });
+		// A clock window opens on the clock, before its first call (the first one before the spike's first call).
+		const opened = clockWindows ? call.at - (call.at % windowMs) : call.at;
+		const window = (windows[index] ??= { startMs: opened - first, calls: 0, tooMany: 0 });
 		window.calls++;
 		if (call.status === 429) window.tooMany++;
 	});

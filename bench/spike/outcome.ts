@@ -51,11 +51,11 @@ export async function routineAdds(sandbox: SandboxProcess, routineId: string): P
 }
 
 /** The sandbox's windows of one kind of call, rebuilt from its request log (cleared at the case's start). */
-export async function windowsOutcome(sandbox: SandboxProcess, kind: 'read' | 'write', windowSeconds: number): Promise<WindowsOutcome> {
+export async function windowsOutcome(sandbox: SandboxProcess, kind: 'read' | 'write', windowSeconds: number, clockWindows = false): Promise<WindowsOutcome> {
 	const calls = (await sandbox.call<Array<{ at: string; status: number; kind: string }>>('requests'))
 		.filter((call) => call.kind === kind)
 		.map((call) => ({ at: Date.parse(call.at), status: call.status }));
-	const windows = rebuildWindows(calls, windowSeconds * 1000);
+	const windows = rebuildWindows(calls, windowSeconds * 1000, clockWindows);
 	return {
 		windows,
 		tooMany: windows.reduce((sum, window) => sum + window.tooMany, 0),
@@ -75,17 +75,22 @@ export interface PerWorkerRefusals {
  * The proxies' calls of one kind with the window each fell in, rebuilt from the proxies' own times as the sandbox
  * counts them (reads and writes apart: the node's own rule for which budget a call spends).
  */
-function callsInWindows(calls: ProxiedCall[], kind: 'read' | 'write', windowSeconds: number): Array<{ call: ProxiedCall; window: number }> {
+function callsInWindows(
+	calls: ProxiedCall[],
+	kind: 'read' | 'write',
+	windowSeconds: number,
+	clockWindows: boolean,
+): Array<{ call: ProxiedCall; window: number }> {
 	const ofKind = calls.filter((call) => callKind(call.method) === kind);
-	return windowIndexes(ofKind, windowSeconds * 1000).map((window, i) => ({ call: ofKind[i], window }));
+	return windowIndexes(ofKind, windowSeconds * 1000, clockWindows).map((window, i) => ({ call: ofKind[i], window }));
 }
 
 /** Each refusal counted for the worker that sent it, window by window, reads and writes apart. */
-export function perWorkerRefusals(calls: ProxiedCall[], workers: number, windowSeconds: number): PerWorkerRefusals {
+export function perWorkerRefusals(calls: ProxiedCall[], workers: number, windowSeconds: number, clockWindows = false): PerWorkerRefusals {
 	const perWorker = Array.from({ length: workers }, () => 0);
 	const inOneWindow = new Map<string, number>();
 	for (const kind of ['read', 'write'] as const) {
-		for (const { call, window } of callsInWindows(calls, kind, windowSeconds)) {
+		for (const { call, window } of callsInWindows(calls, kind, windowSeconds, clockWindows)) {
 			if (call.status !== 429) continue;
 			perWorker[call.worker] += 1;
 			const key = `${kind} ${window} ${call.worker}`;
@@ -107,11 +112,11 @@ export interface PerWorkerWrites {
  * Each write window per worker, from the proxies' times as the sandbox counts them: who used a window's calls, and
  * whether a worker with few of them came late into the window or came early and sent few.
  */
-export function perWorkerWrites(calls: ProxiedCall[], workers: number, windowSeconds: number): PerWorkerWrites {
+export function perWorkerWrites(calls: ProxiedCall[], workers: number, windowSeconds: number, clockWindows = false): PerWorkerWrites {
 	const counted: number[][] = [];
 	const firstAtMs: Array<Array<number | null>> = [];
 	const openedAt: number[] = [];
-	for (const { call, window } of callsInWindows(calls, 'write', windowSeconds)) {
+	for (const { call, window } of callsInWindows(calls, 'write', windowSeconds, clockWindows)) {
 		openedAt[window] ??= call.at;
 		const counts = (counted[window] ??= Array.from({ length: workers }, () => 0));
 		const firsts = (firstAtMs[window] ??= Array.from({ length: workers }, () => null));

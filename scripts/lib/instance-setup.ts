@@ -27,7 +27,14 @@ export async function ensureOwner(client: N8nClient, owner: Owner = DEMO_OWNER):
 /** Creates the credential, or points the existing one (same name) at the given service. */
 export async function ensureCredential(
 	client: N8nClient,
-	data: { baseUrl: string; apiKey: string; rateLimitWindowSeconds?: number },
+	data: {
+		baseUrl: string;
+		apiKey: string;
+		readsPerWindow?: number;
+		writesPerWindow?: number;
+		rateLimitWindowSeconds?: number;
+		clientsSharingKey?: number;
+	},
 	name = CREDENTIAL_NAME,
 ): Promise<{ id: string; name: string; type: string }> {
 	const existing = (await client.listCredentials()).find((c) => c.name === name && c.type === CREDENTIAL_TYPE);

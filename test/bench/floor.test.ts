@@ -22,7 +22,26 @@ describe('rate-limit floor of the benchmarks', () => {
 		expect(floor.strictFloorMs).toBe(4 * 200 + 100 * 2);
 	});
 
+	it('counts only what is left of the first window when windows are aligned to the clock', () => {
+		// 400 writes at 40 per 5 s window, begun 3.2 s into a clock window: 1.8 s, then nine full windows.
+		const floor = rateLimitFloor({ requests: 400, limit: 40, windowMs: 5000, perRequestMs: 2, firstWindowLeftMs: 1800 });
+		expect(floor.windowsThatMustPass).toBe(9);
+		expect(floor.floorMs).toBe(1800 + 8 * 5000 + 400 * 2);
+		expect(floor.strictFloorMs).toBe(1800 + 8 * 5000 + 40 * 2);
+		// A whole first window left is the floor without a phase.
+		const whole = rateLimitFloor({ requests: 400, limit: 40, windowMs: 5000, perRequestMs: 2, firstWindowLeftMs: 5000 });
+		expect(whole).toEqual(rateLimitFloor({ requests: 400, limit: 40, windowMs: 5000, perRequestMs: 2 }));
+	});
+
+	it('ignores the phase while the work fits in one budget', () => {
+		const floor = rateLimitFloor({ requests: 40, limit: 40, windowMs: 5000, perRequestMs: 2, firstWindowLeftMs: 100 });
+		expect(floor.floorMs).toBe(80);
+		expect(floor.strictFloorMs).toBe(80);
+	});
+
 	it('refuses inputs that make no floor', () => {
+		expect(() => rateLimitFloor({ requests: 10, limit: 5, windowMs: 5000, perRequestMs: 1, firstWindowLeftMs: 0 })).toThrow('firstWindowLeftMs');
+		expect(() => rateLimitFloor({ requests: 10, limit: 5, windowMs: 5000, perRequestMs: 1, firstWindowLeftMs: 5001 })).toThrow('firstWindowLeftMs');
 		expect(() => rateLimitFloor({ requests: 10, limit: 0, windowMs: 5000, perRequestMs: 1 })).toThrow('limit');
 		expect(() => rateLimitFloor({ requests: 10, limit: 5, windowMs: 0, perRequestMs: 1 })).toThrow('windowMs');
 		expect(() => rateLimitFloor({ requests: -1, limit: 5, windowMs: 10, perRequestMs: 1 })).toThrow('requests');
