@@ -60,11 +60,12 @@ async function withSandbox<T>(options: SandboxProcessOptions, work: (sandbox: Sa
 async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
 	// --real-window: the walk and the bulk create only, at the service's own window length.
-	const config: BenchConfig = args.realWindow
+	const sizes: BenchConfig = args.realWindow
 		? { ...(args.quick ? QUICK : FULL), windowSeconds: FULL.realWindowSeconds }
 		: args.quick
 			? QUICK
 			: FULL;
+	const config: BenchConfig = args.windowsBeginClock ? { ...sizes, windowsBegin: 'clock' } : sizes;
 	if (args.realWindow) {
 		args.only = new Set(['walk', 'bulk']);
 		args.skipN8n = true;

@@ -87,6 +87,29 @@ export class ProspectingApi implements ICredentialType {
 				"Length of the service's fixed rate-limit window. Without X-RateLimit-* headers, no more calls than the limits above go within any window's length. 0: pace on the service's headers alone.",
 		},
 		{
+			displayName: 'Windows Begin',
+			name: 'rateLimitWindowStart',
+			type: 'options',
+			// Where a window begins cannot be seen before a refusal when the service sends its headers only with a 429.
+			default: 'anywhere',
+			options: [
+				{
+					name: 'Anywhere (Safe for Any Service)',
+					value: 'anywhere',
+					description:
+						"No more calls than the limits above within any window's length, wherever the service's windows begin",
+				},
+				{
+					name: 'On the Clock',
+					value: 'clock',
+					description:
+						"The service's windows begin at whole multiples of their length on the clock (a 60 s window at each minute's :00): a new window's calls go as soon as it begins",
+				},
+			],
+			description:
+				'Where the service\'s windows begin. Matters only when the service sends no X-RateLimit-* headers on successful answers.',
+		},
+		{
 			displayName: 'n8n Processes Sharing This Key',
 			name: 'clientsSharingKey',
 			type: 'number',

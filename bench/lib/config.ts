@@ -22,6 +22,8 @@ export interface BenchConfig {
 	loadConnections: number;
 	/** The real service's window, for the alternative run at real proportions. */
 	realWindowSeconds: number;
+	/** The credential's Windows Begin; the node's default (anywhere) when absent. */
+	windowsBegin?: 'anywhere' | 'clock';
 }
 
 export const FULL: BenchConfig = {

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:spike [-- --posts=200,1000] [-- --deployments=single,queue-2,queue-4] [-- --double=100] [-- --out=file]`
- *   `[-- --rate-headers=on-429] [-- --clock-windows] [-- --concurrency-limit=N]`
+ *   `[-- --rate-headers=on-429] [-- --clock-windows] [-- --windows-begin=clock] [-- --concurrency-limit=N]`
  *
  * A lead-capture spike in real n8n: N form posts at once into n8n's Webhook node, each running the package's
  * lead-capture example (Lead Create with Skip If Exists → Routine Add Lead), against the sandbox in its own process
@@ -8,8 +8,9 @@
  * (SQLite, as the demo) and queue mode with 2 and 4 workers at concurrency 10, each started through the bootstrap
  * (scripts/lib/bootstrap.ts). The credential states the sandbox's limits and window; with the service's headers only
  * on 429 answers (`--rate-headers=on-429`) it also states how many workers share the key. `--clock-windows` aligns the
- * service's windows to the clock, so a spike begins part-way through one; `--concurrency-limit=N` sets n8n's
- * N8N_CONCURRENCY_PRODUCTION_LIMIT in the one-process deployment. In one process also a double submit: each of K
+ * service's windows to the clock, so a spike begins part-way through one, and `--windows-begin=clock` tells the
+ * credential so; `--concurrency-limit=N` sets n8n's N8N_CONCURRENCY_PRODUCTION_LIMIT in the one-process deployment.
+ * In one process also a double submit: each of K
  * people posted twice within a second, all at once (a double click during a spike: the writes queue behind the
  * budget, so the two searches can both run first).
  *
@@ -68,6 +69,8 @@ interface Args {
 	/** Where the sandbox sends X-RateLimit-*: every answer, or 429 answers only. */
 	rateHeaders: 'always' | 'on-429';
 	clockWindows: boolean;
+	/** The credential's Windows Begin set to On the Clock. */
+	windowsBeginClock: boolean;
 	/** n8n's N8N_CONCURRENCY_PRODUCTION_LIMIT for the one-process deployment; n8n's default when absent. */
 	concurrencyLimit?: number;
 }
@@ -80,6 +83,7 @@ function parseArgs(argv: string[]): Args {
 		out: benchResultsFile('spike'),
 		rateHeaders: 'always',
 		clockWindows: false,
+		windowsBeginClock: false,
 	};
 	for (const arg of argv) {
 		if (arg.startsWith('--posts=')) args.posts = arg.slice(8).split(',').filter(Boolean).map(Number);
@@ -88,11 +92,12 @@ function parseArgs(argv: string[]): Args {
 		else if (arg.startsWith('--out=')) args.out = path.resolve(arg.slice(6));
 		else if (arg.startsWith('--rate-headers=')) args.rateHeaders = arg.slice(15) as Args['rateHeaders'];
 		else if (arg === '--clock-windows') args.clockWindows = true;
+		else if (arg === '--windows-begin=clock') args.windowsBeginClock = true;
 		else if (arg.startsWith('--concurrency-limit=')) args.concurrencyLimit = Number(arg.slice(20));
 		else {
 			throw new Error(
 				`unknown option ${arg} (known: --posts=200,1000 --deployments=single,queue-2,queue-4 --double=100 --out=file ` +
-					'--rate-headers=always|on-429 --clock-windows --concurrency-limit=N)',
+					'--rate-headers=always|on-429 --clock-windows --windows-begin=clock --concurrency-limit=N)',
 			);
 		}
 	}
@@ -366,6 +371,7 @@ async function main(): Promise<void> {
 				rateLimitWindowSeconds: WINDOW_SECONDS,
 				// Without headers on successful answers no worker sees the others' calls: each keeps to its part.
 				...(queue && args.rateHeaders === 'on-429' ? { clientsSharingKey: queue.workers } : {}),
+				...(args.windowsBeginClock ? { rateLimitWindowStart: 'clock' as const } : {}),
 			});
 			const stored = await n8n.client.createWorkflow(leadCaptureWorkflow(WEBHOOK_PATH, credential, routineId));
 			await n8n.client.activateWorkflow(stored.id, stored.versionId);

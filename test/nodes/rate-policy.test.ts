@@ -40,6 +40,18 @@ describe('without rate headers on successful answers', () => {
 		expect(sentAt[4] - sentAt[2]).toBeGreaterThanOrEqual(1_000);
 	});
 
+	it("where the credential says windows begin on the clock, sends a new window's calls as soon as it begins and never more than a window's calls in one", async () => {
+		const { result: sentAt } = await onControlledClock(async () => {
+			// Half-way into a window of the clock, as a spike begins.
+			await new Promise((resolve) => setTimeout(resolve, 1_500 - (Date.now() % 1_000)));
+			return await sendAll(newBudget({ clockWindows: true }), 9);
+		});
+		const first = Math.floor(sentAt[0] / 1_000);
+		expect(sentAt.map((at) => Math.floor(at / 1_000) - first)).toEqual([0, 0, 0, 1, 1, 1, 2, 2, 2]);
+		// Paced on any window's length instead, the fourth call would wait until half-way into the next window.
+		expect([sentAt[3] % 1_000, sentAt[6] % 1_000].every((intoWindow) => intoWindow < 100)).toBe(true);
+	});
+
 	it("adopts the limit a 429 announces when it is lower than the credential's", async () => {
 		const budget = newBudget({ limit: 100 });
 		const reservation = await budget.acquire();

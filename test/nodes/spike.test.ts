@@ -98,7 +98,7 @@ function refusalsPerWindow(requests: RecordedRequest[], kind: 'read' | 'write', 
 	return windows;
 }
 
-async function spike(posts: Array<{ name: string; email: string }>, windowSeconds = WINDOW_SECONDS) {
+async function spike(posts: Array<{ name: string; email: string }>, windowSeconds = WINDOW_SECONDS, credential: Record<string, string> = {}) {
 	const workflow = leadCaptureWorkflow();
 	return await Promise.all(
 		posts.map(
@@ -111,6 +111,7 @@ async function spike(posts: Array<{ name: string; email: string }>, windowSecond
 							rateLimitWindowSeconds: windowSeconds,
 							readsPerWindow: LIMIT,
 							writesPerWindow: LIMIT,
+							...credential,
 						},
 					},
 					inputItems: [post],
@@ -193,6 +194,14 @@ describe('a service that sends its rate headers only with a 429, windows aligned
 		const runs = await spike(posts);
 		// A local limit that never lets more than a window's calls go within a window's length cannot be refused by a
 		// fixed window whatever its phase; two allows for a call delayed past the margin on a loaded machine.
+		expectEveryPostOnce(posts, runs, 2);
+	}, 60_000);
+
+	it('200 form posts at once, the credential saying windows begin on the clock, use what is left of each window: at most 2 × 429, every lead and routine add once', async () => {
+		resetBudgets();
+		await partWayIntoAWindow();
+		const posts = formPosts('clock');
+		const runs = await spike(posts, WINDOW_SECONDS, { rateLimitWindowStart: 'clock' });
 		expectEveryPostOnce(posts, runs, 2);
 	}, 60_000);
 });

@@ -27,6 +27,7 @@ export interface ProspectingCredentials {
 	readsPerWindow?: number;
 	writesPerWindow?: number;
 	clientsSharingKey?: number;
+	rateLimitWindowStart?: 'anywhere' | 'clock';
 }
 
 /** Normalises the credential's base URL: trims, drops trailing slashes and a trailing /api/v1. */

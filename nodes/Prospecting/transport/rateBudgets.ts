@@ -38,6 +38,7 @@ export function rateSettings(credentials: Record<string, unknown>, kind: CallKin
 		limit: setting(perWindow, DEFAULT_LIMITS[kind], 1),
 		windowMs: setting(credentials.rateLimitWindowSeconds, DEFAULT_WINDOW_SECONDS, 0) * 1000,
 		clients: Math.floor(setting(credentials.clientsSharingKey, 1, 1)),
+		clockWindows: credentials.rateLimitWindowStart === 'clock',
 	};
 }
 

@@ -3,7 +3,7 @@ import { OthersEstimate } from './othersShare';
 import { pause } from './pause';
 import type { RateAnswer } from './rateHeaders';
 import { refusalFloorMs } from './refusal';
-import { ServiceWindow } from './serviceWindow';
+import { clockWindowStart, ServiceWindow } from './serviceWindow';
 
 /**
  * Every rate rule of the package (docs/rate-limits-and-spikes.md says them in the same words). The service counts
@@ -13,21 +13,25 @@ import { ServiceWindow } from './serviceWindow';
  * answers, they are its truth and win. A 429 holds every call of the budget until its Retry-After has passed.
  */
 
-/** The credential's view: calls per window of this kind, the window's length (0: unknown), processes sharing the key. */
+/**
+ * The credential's view: calls per window of this kind, the window's length (0: unknown), processes sharing the key,
+ * and whether windows begin on the clock (at whole multiples of their length) rather than anywhere.
+ */
 export interface RateSettings {
 	limit: number;
 	windowMs: number;
 	clients: number;
+	clockWindows?: boolean;
 }
 
 /** A call sent this long after a window's announced end is counted in the next, despite clock and timer jitter. */
 const WINDOW_END_MARGIN_MS = 25;
 
-/** A call reserved with `acquire`: its wait, the window it was reserved in, and when it was surely counted by. */
+/** A call reserved with `acquire`: its wait, the window it was reserved in, and when it went. */
 export interface Reservation {
 	waitedMs: number;
 	window: number;
-	counted: { by?: number };
+	at: number;
 }
 
 type Decision = { go: true } | { until: number } | { answer: true; until?: number };
@@ -40,8 +44,8 @@ export class RateBudget {
 	private lastActiveAt = Date.now();
 	private readonly queue = new CallQueue();
 	private heldUntil = 0;
-	/** Its latest calls, a pace of them, each surely counted by its answer however long the trip (no headers). */
-	private sends: Array<Reservation['counted']> = [];
+	/** When its latest answers came, oldest first, a pace of them: each call was counted by then, however long its trip. */
+	private answeredAt: number[] = [];
 	/** The service announced X-RateLimit-Remaining on its last answer that was not a 429. */
 	private headed = false;
 	private window = new ServiceWindow(undefined);
@@ -61,12 +65,9 @@ export class RateBudget {
 		this.lastActiveAt = Date.now();
 		return await this.queue.enter(async () => await this.reserve(options), {
 			...options,
-			tooLate: () => new RateWaitTooLong(Math.max(0, (this.nextTime() ?? Date.now()) - Date.now())),
-			// Never sent: its place in the pace goes back too.
-			abandon: (reservation) => {
-				this.sends = this.sends.filter((entry) => entry !== reservation.counted);
-				this.cancel();
-			},
+			tooLate: () => new RateWaitTooLong(Math.max(0, ((this.decide(Date.now()) as { until?: number }).until ?? 0) - Date.now())),
+			// Never sent: it takes no place in the pace.
+			abandon: () => this.cancel(),
 		});
 	}
 
@@ -91,10 +92,7 @@ export class RateBudget {
 		this.others.reserved(this.announced(), this.inFlight === 0);
 		if (window.remaining !== undefined) window.remaining -= 1;
 		this.inFlight += 1;
-		const counted = {};
-		this.sends.push(counted);
-		if (this.sends.length > this.pace()) this.sends.shift();
-		return { waitedMs, window: this.windowNumber, counted };
+		return { waitedMs, window: this.windowNumber, at: Date.now() };
 	}
 
 	/** Whether a call may go now, or what it waits for. */
@@ -114,16 +112,25 @@ export class RateBudget {
 	}
 
 	/**
-	 * Without headers: a call goes once this process's call a pace earlier was counted a window's length ago, so no
-	 * window's length, whatever its phase, holds more than a pace of its calls.
+	 * Without headers: a call goes while fewer than a pace of this process's calls may count in the service's current
+	 * window: those on their way, and those answered within a window's length (windows anywhere) or since the current
+	 * window began (windows on the clock). So no window, whatever its phase, holds more than a pace of them.
 	 */
 	private pacedSlot(now: number): Decision {
-		const { windowMs } = this.settings;
-		if (!(windowMs > 0) || this.sends.length < this.pace()) return GO;
-		const { by } = this.sends[this.sends.length - this.pace()];
-		if (by === undefined) return { answer: true };
-		const at = by + windowMs + WINDOW_END_MARGIN_MS;
-		return at <= now ? GO : { until: at };
+		const { windowMs, clockWindows } = this.settings;
+		const mayCountBeside = this.pace() - 1 - this.inFlight;
+		if (!(windowMs > 0)) return GO;
+		if (mayCountBeside < 0) return { answer: true };
+		const answeredAt = this.answeredAt[this.answeredAt.length - 1 - mayCountBeside] ?? -Infinity;
+		// The service's current window began a window's length ago at the earliest, or on the clock at its start.
+		const since = clockWindows ? clockWindowStart(now - WINDOW_END_MARGIN_MS, windowMs, this.resetLagMs) : now - windowMs;
+		if (answeredAt < since - WINDOW_END_MARGIN_MS) return GO;
+		return { until: (clockWindows ? since : answeredAt) + windowMs + WINDOW_END_MARGIN_MS };
+	}
+
+	/** A call was answered (or got no answer but may have been counted) now: a pace of answers is all a slot reads. */
+	private answered(now: number): void {
+		this.answeredAt.splice(0, this.answeredAt.push(now) - this.pace());
 	}
 
 	private pace(): number {
@@ -150,7 +157,7 @@ export class RateBudget {
 	settle(reservation: Reservation | undefined, answer: RateAnswer): void {
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		const now = Date.now();
-		if (reservation) reservation.counted.by = now;
+		if (reservation) this.answered(now);
 		if (answer.limit !== undefined) this.limit = answer.limit;
 		if (answer.status !== 429) this.headed = answer.remaining !== undefined;
 		const { remaining, resetAt } = answer;
@@ -172,8 +179,9 @@ export class RateBudget {
 			this.window.remaining = 0;
 			const floor = refusalFloorMs(answer, this.settings.windowMs, now);
 			this.hold(now + floor);
-			// Refused in the window this budget took as ended: the service's clock is behind, by as much as it asks.
-			if (place === 'stale' && resetAt !== undefined) this.resetLagMs = Math.min(Math.max(this.resetLagMs, now + floor - resetAt), this.settings.windowMs);
+			// Refused in a window this budget took as ended: the service's clock is behind, by as much as it asks.
+			const ended = place === 'stale' || (this.settings.clockWindows && reservation !== undefined && reservation.at >= (resetAt ?? Infinity));
+			if (ended && resetAt !== undefined) this.resetLagMs = Math.min(Math.max(this.resetLagMs, now + floor - resetAt), this.settings.windowMs);
 		}
 		// An answer that told nothing of the current window lets another call ask.
 		if (!this.window.known) this.window.asking = false;
@@ -184,7 +192,7 @@ export class RateBudget {
 	/** Holds every call of this budget until `until` (a 429's floor); the paced calls before it are of ended windows. */
 	private hold(until: number): void {
 		this.heldUntil = Math.max(this.heldUntil, until);
-		this.sends = [];
+		this.answeredAt = [];
 	}
 
 	/** How long calls are still held by a 429 (0 when they are not). */
@@ -194,7 +202,7 @@ export class RateBudget {
 
 	/** Gives back a reservation whose call got no answer (it may still have been counted). */
 	cancel(reservation?: Reservation): void {
-		if (reservation) reservation.counted.by = Date.now();
+		if (reservation) this.answered(Date.now());
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		this.window.asking = false;
 		this.queue.answered();
@@ -209,11 +217,5 @@ export class RateBudget {
 	snapshot() {
 		const { limit, inFlight, heldUntil, headed, window } = this;
 		return { limit, inFlight, heldUntil, paced: !headed, remaining: window.remaining, windowEndsAt: this.windowEnd() };
-	}
-
-	/** The earliest time a call could go, when a clock alone decides it. */
-	private nextTime(): number | undefined {
-		const decision = this.decide(Date.now());
-		return 'until' in decision ? decision.until : undefined;
 	}
 }

@@ -1,6 +1,12 @@
 /** Answers whose resets differ by more than this are of different windows (resets in whole seconds round up). */
 const SAME_WINDOW_TOLERANCE_MS = 500;
 
+/** Where windows begin on the clock (whole multiples of their length, by the service's clock `lagMs` behind): when the one holding `now` began. */
+export function clockWindowStart(now: number, windowMs: number, lagMs: number): number {
+	const serviceNow = now - lagMs;
+	return serviceNow - (serviceNow % windowMs) + lagMs;
+}
+
 /**
  * The service's current window as its X-RateLimit-* headers told it. Until an answer of it comes (`known`), one call
  * asks. `lowest` is the lowest remaining announced in it; `remaining` what this process may still send (the lowest,
