@@ -1,6 +1,7 @@
 /**
  * `npm run bench:spike [-- --posts=200,1000] [-- --deployments=single,queue-2,queue-4] [-- --double=100] [-- --out=file]`
  *   `[-- --rate-headers=on-429] [-- --clock-windows] [-- --windows-begin=clock] [-- --concurrency-limit=N]`
+ *   `[-- --node-options=--max-old-space-size=768]`
  *
  * A lead-capture spike in real n8n: N form posts at once into n8n's Webhook node, each running the package's
  * lead-capture example (Lead Create with Skip If Exists → Routine Add Lead), against the sandbox in its own process
@@ -9,7 +10,8 @@
  * (scripts/lib/bootstrap.ts). The credential states the sandbox's limits and window; with the service's headers only
  * on 429 answers (`--rate-headers=on-429`) it also states how many workers share the key. `--clock-windows` aligns the
  * service's windows to the clock, so a spike begins part-way through one, and `--windows-begin=clock` tells the
- * credential so; `--concurrency-limit=N` sets n8n's N8N_CONCURRENCY_PRODUCTION_LIMIT in the one-process deployment.
+ * credential so; `--concurrency-limit=N` sets n8n's N8N_CONCURRENCY_PRODUCTION_LIMIT in the one-process deployment,
+ * `--node-options=...` the NODE_OPTIONS of n8n's processes (a heap limit such as --max-old-space-size=768).
  * In one process also a double submit: each of K
  * people posted twice within a second, all at once (a double click during a spike: the writes queue behind the
  * budget, so the two searches can both run first).
@@ -73,6 +75,8 @@ interface Args {
 	windowsBeginClock: boolean;
 	/** n8n's N8N_CONCURRENCY_PRODUCTION_LIMIT for the one-process deployment; n8n's default when absent. */
 	concurrencyLimit?: number;
+	/** NODE_OPTIONS for n8n's processes, e.g. --max-old-space-size=768; none when absent. */
+	nodeOptions?: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -94,10 +98,11 @@ function parseArgs(argv: string[]): Args {
 		else if (arg === '--clock-windows') args.clockWindows = true;
 		else if (arg === '--windows-begin=clock') args.windowsBeginClock = true;
 		else if (arg.startsWith('--concurrency-limit=')) args.concurrencyLimit = Number(arg.slice(20));
+		else if (arg.startsWith('--node-options=')) args.nodeOptions = arg.slice(15);
 		else {
 			throw new Error(
 				`unknown option ${arg} (known: --posts=200,1000 --deployments=single,queue-2,queue-4 --double=100 --out=file ` +
-					'--rate-headers=always|on-429 --clock-windows --windows-begin=clock --concurrency-limit=N)',
+					'--rate-headers=always|on-429 --clock-windows --windows-begin=clock --concurrency-limit=N --node-options=...)',
 			);
 		}
 	}
@@ -332,6 +337,8 @@ async function main(): Promise<void> {
 			rateHeaders: args.rateHeaders,
 			clockWindows: args.clockWindows,
 			concurrencyProductionLimit: args.concurrencyLimit ?? null,
+			windowsBegin: args.windowsBeginClock ? 'clock' : 'anywhere',
+			nodeOptions: args.nodeOptions ?? null,
 		},
 		writeRequestMs,
 		deploymentStartSeconds: starts,
@@ -359,7 +366,10 @@ async function main(): Promise<void> {
 			const queue = DEPLOYMENTS[name];
 			proxies = queue ? await startWorkerProxies(queue.workers) : undefined;
 			const workerEnv = proxies?.urls.map((url) => ({ HTTP_PROXY: url, http_proxy: url }));
-			const env = !queue && args.concurrencyLimit ? { N8N_CONCURRENCY_PRODUCTION_LIMIT: String(args.concurrencyLimit) } : undefined;
+			const env = {
+				...(!queue && args.concurrencyLimit ? { N8N_CONCURRENCY_PRODUCTION_LIMIT: String(args.concurrencyLimit) } : {}),
+				...(args.nodeOptions ? { NODE_OPTIONS: args.nodeOptions } : {}),
+			};
 			n8n = await bootstrapN8n({ runDir: path.join(benchRoot, name), build: index === 0, queue: queue && { ...queue, workerEnv }, env, logLevel: 'warn', say: log });
 			starts[name] = n8n.startSeconds;
 			log(`${name}: n8n ready in ${n8n.startSeconds} s`);
