@@ -59,3 +59,8 @@ export function rateLimitFloor({ requests, limit, windowMs, perRequestMs, firstW
 export function clockWindowLeftMs(atMs: number, windowMs: number): number {
 	return windowMs - (atMs % windowMs);
 }
+
+/** How long from `atMs` until `phase` (0 to 1) of the way into a window aligned to the clock. */
+export function untilIntoWindowMs(atMs: number, windowMs: number, phase: number): number {
+	return (((phase * windowMs - (atMs % windowMs)) % windowMs) + windowMs) % windowMs;
+}

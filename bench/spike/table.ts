@@ -16,6 +16,8 @@ interface Case {
 	wallMs: number;
 	floor: { floorMs: number };
 	ratioToFloor: number;
+	/** Results from before it was recorded compute it against the floor from the first post. */
+	callsRatioToFloor?: number | null;
 	leads: { createdOnce: number; createdTwiceOrMore: number; missing: number; inRoutine: number };
 	routineAdds: number;
 	executions: { succeeded: number; failed: number };
@@ -48,7 +50,9 @@ process.stdout.write('|---|---|---|---|---|---|---|---|---|---|---|\n');
 for (const c of result.cases) {
 	const what = c.kind === 'double-submit' ? `double submit: ${c.people} people × 2` : `${c.posts} posts`;
 	// From the service's first call to its last answer: the node's pacing without n8n's intake of the posts.
-	const callsRatio = c.requests.firstAt !== null && c.requests.lastAt !== null ? (c.requests.lastAt - c.requests.firstAt) / c.floor.floorMs : NaN;
+	const callsRatio =
+		c.callsRatioToFloor ??
+		(c.requests.firstAt !== null && c.requests.lastAt !== null ? (c.requests.lastAt - c.requests.firstAt) / c.floor.floorMs : NaN);
 	// From the first post to the first execution's start (n8n's record): time before the node runs at all.
 	const intake = typeof c.n8nIntakeMs === 'number' ? `${(c.n8nIntakeMs / 1000).toFixed(1)} s` : '–';
 	const perWorker = c.workerRefusals ? `; ${c.workerRefusals.mostInOneWindow}` : '';

@@ -1,4 +1,4 @@
-import { rateLimitFloor } from '../../bench/lib/floor';
+import { rateLimitFloor, untilIntoWindowMs } from '../../bench/lib/floor';
 
 describe('rate-limit floor of the benchmarks', () => {
 	it('counts the windows that must pass and every request of a 600-page walk', () => {
@@ -45,5 +45,14 @@ describe('rate-limit floor of the benchmarks', () => {
 		expect(() => rateLimitFloor({ requests: 10, limit: 0, windowMs: 5000, perRequestMs: 1 })).toThrow('limit');
 		expect(() => rateLimitFloor({ requests: 10, limit: 5, windowMs: 0, perRequestMs: 1 })).toThrow('windowMs');
 		expect(() => rateLimitFloor({ requests: -1, limit: 5, windowMs: 10, perRequestMs: 1 })).toThrow('requests');
+	});
+});
+
+describe('where a spike begins in a clock window', () => {
+	it('waits until half-way into the current window, or into the next one once past it, never longer than a window', () => {
+		expect(untilIntoWindowMs(10_000, 5_000, 0.5)).toBe(2_500);
+		expect(untilIntoWindowMs(12_400, 5_000, 0.5)).toBe(100);
+		expect(untilIntoWindowMs(12_500, 5_000, 0.5)).toBe(0);
+		expect(untilIntoWindowMs(12_600, 5_000, 0.5)).toBe(4_900);
 	});
 });
