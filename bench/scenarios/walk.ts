@@ -7,6 +7,10 @@ import { againstFloor, freshRateLimitedSandbox, windowFloor, type NodeFigure } f
 import { nodeWalk } from '../lib/node-workflows';
 import { checkRecords, type RecordCheck } from '../lib/records';
 import type { SandboxProcess } from '../../dev/sandbox-client';
+import { untilIntoWindowMs } from '../lib/floor';
+
+/** Clock windows: how far into a window the walk begins. */
+const WALK_PHASE = 0.5;
 
 export interface WalkResult extends NodeFigure {
 	pagesExpected: number;
@@ -22,6 +26,9 @@ export async function runWalk(
 	clockWindows = false,
 ): Promise<WalkResult> {
 	const { credentials, from } = await freshRateLimitedSandbox(sandbox, config);
+	// Clock windows: every run begins half-way into a window, where what is left of it holds a window's reads at the
+	// node's own pace, so runs are judged alike whatever the clock said when the figure began.
+	if (clockWindows) await new Promise((resolve) => setTimeout(resolve, untilIntoWindowMs(Date.now(), config.windowSeconds * 1000, WALK_PHASE)));
 	const startedAt = Date.now();
 	const run = await nodeWalk(credentials, config.pageSize);
 	const requests = await sandbox.requestSummary(from);
