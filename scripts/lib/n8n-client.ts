@@ -262,13 +262,17 @@ export class N8nClient {
 		return await this.request('POST', `/rest/workflows/${id}/run`, { workflowData, triggerToStartFrom: { name: triggerName } });
 	}
 
-	/** Waits until the execution has finished (any status but new / running / waiting) and returns it. */
+	/**
+	 * Waits until the execution has finished (any status but new / running / waiting) and its run data is saved, and
+	 * returns it. n8n 1.x can report the final status a moment before the run data is readable.
+	 */
 	async waitForExecution(id: string, timeoutMs = 60_000): Promise<ExecutionDetail> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			try {
 				const execution = await this.getExecution(id);
-				if (!['new', 'running', 'waiting'].includes(execution.status) || Date.now() > deadline) return execution;
+				const finished = !['new', 'running', 'waiting'].includes(execution.status) && execution.data?.resultData !== undefined;
+				if (finished || Date.now() > deadline) return execution;
 			} catch (error) {
 				if (!(error instanceof N8nRestError && error.status === 404) || Date.now() > deadline) throw error;
 			}
