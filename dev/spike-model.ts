@@ -41,6 +41,11 @@ export interface SpikeModelResult {
 	refused: number;
 	/** The most 429s any one worker drew in one window. */
 	mostRefusedInOneWindow: number;
+	/**
+	 * The latest a worker's first call of a window reached the service after the window began, over the windows while
+	 * executions were still waiting to start, leaving out a worker held by a 429 of the window before.
+	 */
+	latestFirstCallMs: number;
 }
 
 /** A small deterministic generator of whole numbers from `min` to `max`, so a run's trips are the same every time. */
@@ -62,10 +67,12 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 	let lastStartedIn = -1;
 	let refused = 0;
 	const refusedPerWorkerWindow = new Map<string, number>();
+	const firstCallMs = new Map<string, number>();
 	let left = executions;
 	const serve = (worker: number) => {
 		const now = Date.now();
 		if (now >= window.start + windowMs) window = { start: now, count: 0, index: window.index + 1 };
+		if (!firstCallMs.has(`${worker}@${window.index}`)) firstCallMs.set(`${worker}@${window.index}`, now - window.start);
 		const allowed = window.count < limit;
 		if (allowed) {
 			window.count += 1;
@@ -108,10 +115,18 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 		await Promise.all(Array.from({ length: concurrency }, slot));
 	};
 	await Promise.all(Array.from({ length: workers }, async (_, index) => await worker(index)));
+	let latestFirstCallMs = 0;
+	for (let index = 1; index <= lastStartedIn; index++) {
+		for (let worker = 0; worker < workers; worker++) {
+			if (refusedPerWorkerWindow.has(`${worker}@${index - 1}`)) continue;
+			latestFirstCallMs = Math.max(latestFirstCallMs, firstCallMs.get(`${worker}@${index}`) ?? windowMs);
+		}
+	}
 	return {
 		callsPerWindow,
 		lastStartedIn,
 		refused,
 		mostRefusedInOneWindow: Math.max(0, ...refusedPerWorkerWindow.values()),
+		latestFirstCallMs,
 	};
 }
