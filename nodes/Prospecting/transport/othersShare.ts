@@ -1,12 +1,8 @@
 /**
  * Other clients of the key (other n8n workers, other tools), seen through X-RateLimit-Remaining alone: an answer
  * shows how many calls the service had counted when it counted that call, and what this process's own counted calls
- * cannot explain is the others'. Measured afresh every window; the last window's figure stands beside it while the
- * others may still be on their way back, so a process that opens a window leaves them room.
+ * cannot explain is the others'. Measured afresh every window, so a client that stops no longer counts.
  */
-
-/** The part of a window the last window's figure stands for: others come back late by the reset's rounding and a trip. */
-const LAST_WINDOW_STANDS_FOR = 0.5;
 
 /**
  * The others decide on figures as old as this process's: besides their calls in flight (about as many per own call
@@ -14,10 +10,19 @@ const LAST_WINDOW_STANDS_FOR = 0.5;
  */
 const OTHERS_STALENESS = 2;
 
-/** `announced`: the lowest remaining of this window; `idle`: nothing of its own in flight; `answers` of this window. */
-export interface ShareInput { announced: number; idle: boolean; answers: number; othersPerOwnCall: number }
+/**
+ * `announced`: the lowest remaining announced in this window; `idle`: none of this process's calls is in flight (its
+ * figure is as fresh as it gets); `answers` so far in this window; `tailTaken`: its one tail call of this window.
+ */
+export interface ShareInput {
+	announced: number;
+	idle: boolean;
+	answers: number;
+	othersPerOwnCall: number;
+	tailTaken: boolean;
+}
 
-/** How many calls this process may have in flight: its part of what is left, opened gradually, or a tail call. */
+/** How many calls this process may have in flight: its part of what is left, opened gradually, or its tail call. */
 export function fairShare(input: ShareInput): number {
 	return Math.min(Math.max(inProportion(input), tailCall(input)), 1 + input.answers);
 }
@@ -29,11 +34,12 @@ function inProportion({ announced, othersPerOwnCall }: ShareInput): number {
 
 /**
  * At a window's end every client's share rounds down to nothing while a few calls are left. A client with nothing in
- * flight takes one of them at a time while one is left for each client (the others counted as whole clients): so the
- * window fills, and a figure grown stale by then costs at most one 429 per client and window (a 429 holds the rest).
+ * flight takes one of them, once per window, when one is left for each client (the others counted as whole
+ * clients): so the window fills, and a figure grown stale by then costs at most one 429 per client and window.
  */
 function tailCall(input: ShareInput): number {
-	return input.idle && inProportion(input) === 0 && input.announced >= 1 + Math.round(input.othersPerOwnCall) ? 1 : 0;
+	const oneEach = input.announced >= 1 + Math.round(input.othersPerOwnCall);
+	return input.idle && !input.tailTaken && oneEach && inProportion(input) === 0 ? 1 : 0;
 }
 
 /** The counts of the current window that the share is taken from. */
@@ -42,11 +48,7 @@ export class OthersEstimate {
 	private ownCounted = 0;
 	private counted = 0;
 	private answers = 0;
-	/** What the last window measured, and until when it stands. */
-	private lastWindow = 0;
-	private lastWindowUntil = 0;
-
-	constructor(private readonly windowMs: number) {}
+	private tailTaken = false;
 
 	/**
 	 * An answer of this window announced `remaining`. Own calls still in flight may explain part of the highest
@@ -58,20 +60,20 @@ export class OthersEstimate {
 	}
 
 	answered = (): number => (this.answers += 1);
-	share = (announced: number, idle = false, now = Date.now()): number =>
-		fairShare({ announced, idle, answers: this.answers, othersPerOwnCall: this.othersPerOwnCall(now) });
+	turn = (): unknown => Object.assign(this, { ownCounted: 0, counted: 0, answers: 0, tailTaken: false });
+	share = (announced: number, idle = false): number => fairShare(this.input(announced, idle));
 
-	turn(now = Date.now()): void {
-		this.lastWindow = this.measured();
-		this.lastWindowUntil = now + this.windowMs * LAST_WINDOW_STANDS_FOR;
-		this.ownCounted = this.counted = this.answers = 0;
+	/** A call was reserved out of `announced`: the tail call is taken once per window. */
+	reserved(announced: number, idle: boolean): void {
+		if (tailCall(this.input(announced, idle)) === 1) this.tailTaken = true;
 	}
 
-	othersPerOwnCall(now = Date.now()): number {
-		return now < this.lastWindowUntil ? Math.max(this.measured(), this.lastWindow) : this.measured();
-	}
-
-	private measured(): number {
+	get othersPerOwnCall(): number {
 		return this.ownCounted === 0 ? 0 : Math.max(0, this.counted - this.ownCounted) / this.ownCounted;
+	}
+
+	private input(announced: number, idle: boolean): ShareInput {
+		const { answers, othersPerOwnCall, tailTaken } = this;
+		return { announced, idle, answers, othersPerOwnCall, tailTaken };
 	}
 }

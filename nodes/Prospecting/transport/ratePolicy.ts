@@ -54,11 +54,10 @@ export class RateBudget {
 	private endedResetAt?: number;
 	/** How much later than announced the service's windows end (its clock behind this one), learnt from refusals. */
 	private resetLagMs = 0;
-	private readonly others: OthersEstimate;
+	private readonly others = new OthersEstimate();
 
 	constructor(readonly settings: RateSettings) {
 		this.limit = settings.limit;
-		this.others = new OthersEstimate(settings.windowMs);
 	}
 
 	/** Reserves one call, in the order calls asked, waiting as the rules say. */
@@ -90,6 +89,7 @@ export class RateBudget {
 		}
 		const window = this.window;
 		if (!window.known) window.asking = true;
+		this.others.reserved(this.announced(), this.inFlight === 0);
 		if (window.remaining !== undefined) window.remaining -= 1;
 		this.inFlight += 1;
 		return { waitedMs, window: this.windowNumber, at: Date.now() };
@@ -105,7 +105,7 @@ export class RateBudget {
 		if (!window.known) return window.asking ? { answer: true } : GO;
 		if (!this.headed) return this.pacedSlot(now);
 		if (window.remaining === undefined) return GO;
-		if (window.remaining > 0 && this.inFlight < this.others.share(this.announced(), this.inFlight === 0, now)) return GO;
+		if (window.remaining > 0 && this.inFlight < this.others.share(this.announced(), this.inFlight === 0)) return GO;
 		// Calls on their way tell more (what the others left); a slow one does not hold the rest past the window's end.
 		if (this.inFlight > 0) return { answer: true, until: end };
 		return end === undefined ? GO : { until: end + WINDOW_END_MARGIN_MS };
