@@ -1,7 +1,7 @@
 /** The control handle (in process) and the same operations over HTTP under /__sandbox/ (no key needed). */
 import { PROSPECTION_STATUSES } from './dataset';
 import { faultProblem } from './faults';
-import type { SandboxState } from './server';
+import type { SandboxState } from './state';
 import type { Fault, ProspectionStatus, RateLimitSettings, SandboxControl, WebhookWithSecret } from './types';
 
 /** Error of a control operation, with the HTTP status the control API answers. */

@@ -8,6 +8,7 @@ import { ApiError, MESSAGES, validationError } from './errors';
 import { FaultSet } from './faults';
 import { parseQuery } from './query';
 import { RateLimiter, type RateDecision, type RequestKind } from './rate-limiter';
+import type { SandboxState } from './state';
 import { Store } from './store';
 import type { RecordedRequest, RunningSandbox, SandboxOptions } from './types';
 
@@ -21,15 +22,6 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_RECORDED_REQUESTS = 500_000;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-export interface SandboxState {
-	options: Required<Pick<SandboxOptions, 'seed' | 'signatureHeader'>>;
-	store: Store;
-	limiter: RateLimiter;
-	faults: FaultSet;
-	deliverer: Deliverer;
-	requests: RecordedRequest[];
-}
 
 function maskQuery(search: string): Record<string, string | string[]> {
 	const query: Record<string, string | string[]> = {};

@@ -1,0 +1,15 @@
+/** What one running sandbox holds: its data, rate windows, faults, webhook deliveries and the requests it recorded. */
+import type { Deliverer } from './deliveries';
+import type { FaultSet } from './faults';
+import type { RateLimiter } from './rate-limiter';
+import type { Store } from './store';
+import type { RecordedRequest, SandboxOptions } from './types';
+
+export interface SandboxState {
+	options: Required<Pick<SandboxOptions, 'seed' | 'signatureHeader'>>;
+	store: Store;
+	limiter: RateLimiter;
+	faults: FaultSet;
+	deliverer: Deliverer;
+	requests: RecordedRequest[];
+}
