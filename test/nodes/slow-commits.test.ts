@@ -23,8 +23,8 @@ import {
 	isNotSentError,
 	isResponseLostError,
 } from '../../nodes/Prospecting/transport/errors';
-import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE_TYPE } from '../../dev/harness';
-import { expectNoSecret, runNode } from './support';
+import { executeWorkflow, PROSPECTING_NODE_TYPE } from '../../dev/harness';
+import { expectNoSecret, formPost, inLine, prospectingNamed, runNode } from './support';
 
 const ANSWER_TIMEOUT_SECONDS = 1;
 const SEARCH_WINDOW_SECONDS = 3;
@@ -241,29 +241,8 @@ describe('Lead Create, a 200-post spike', () => {
 	const POSTS = 200;
 	const SLOW = 5;
 
-	function formWorkflow() {
-		const start: INode = {
-			id: 'start',
-			name: 'Form Post',
-			type: START_NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		};
-		const create: INode = {
-			id: 'create',
-			name: 'Lead Create',
-			type: PROSPECTING_NODE_TYPE,
-			typeVersion: 2,
-			position: [200, 0],
-			parameters: createLead('={{ $json.email }}', {}) as INode['parameters'],
-			credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
-		};
-		return {
-			nodes: [start, create],
-			connections: { 'Form Post': { main: [[{ node: 'Lead Create', type: 'main' as const, index: 0 }]] } },
-		};
-	}
+	const formWorkflow = () =>
+		inLine(formPost, prospectingNamed('Lead Create', createLead('={{ $json.email }}', {}) as INode['parameters'], 2));
 
 	it('200 posts at once with 5 slow commits: exactly one lead per contact, and any item left unknown says the lead may exist', async () => {
 		sandbox.control.injectFault({

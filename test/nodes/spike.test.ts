@@ -5,12 +5,12 @@
  * service sends its rate headers only with a 429 (as the spec documents them), the credential's
  * limits pace the spike from the first call, whatever the phase of windows aligned to the clock.
  */
-import type { INode } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox';
 import type { RecordedRequest, RunningSandbox } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE_TYPE } from '../../dev/harness';
+import { executeWorkflow } from '../../dev/harness';
+import { formPost, inLine, prospectingNamed } from './support';
 
 const WINDOW_SECONDS = 1;
 // Fewer calls per window than posts, so the spike spans windows; few enough windows to stay quick.
@@ -34,53 +34,23 @@ beforeEach(() => {
 	routineId = sandbox.control.routines()[0].id;
 });
 
-const credentials = { prospectingApi: { id: '1', name: 'Prospecting account' } };
-
 function leadCaptureWorkflow() {
-	const start: INode = {
-		id: 'start',
-		name: 'Form Post',
-		type: START_NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
-	const create: INode = {
-		id: 'create',
-		name: 'Lead Create',
-		type: PROSPECTING_NODE_TYPE,
-		typeVersion: 1,
-		position: [200, 0],
-		parameters: {
+	return inLine(
+		formPost,
+		prospectingNamed('Lead Create', {
 			resource: 'lead',
 			operation: 'create',
 			name: '={{ $json.name }}',
 			email: '={{ $json.email }}',
 			options: { skipIfExists: true },
-		},
-		credentials,
-	};
-	const addLead: INode = {
-		id: 'add',
-		name: 'Routine Add Lead',
-		type: PROSPECTING_NODE_TYPE,
-		typeVersion: 1,
-		position: [400, 0],
-		parameters: {
+		}),
+		prospectingNamed('Routine Add Lead', {
 			resource: 'routine',
 			operation: 'addLead',
 			routineId: { __rl: true, mode: 'id', value: routineId },
 			leadId: '={{ $json.id }}',
-		},
-		credentials,
-	};
-	return {
-		nodes: [start, create, addLead],
-		connections: {
-			'Form Post': { main: [[{ node: 'Lead Create', type: 'main' as const, index: 0 }]] },
-			'Lead Create': { main: [[{ node: 'Routine Add Lead', type: 'main' as const, index: 0 }]] },
-		},
-	};
+		}),
+	);
 }
 
 /** 429s per window of the service, windows opened as the service opens them (at the first call after the last one closed). */

@@ -132,6 +132,23 @@ export interface SavedWorkflow {
 /** The credential reference every test workflow's Prospecting nodes point at. */
 export const ownCredential = { prospectingApi: { id: '1', name: 'Prospecting account' } };
 
+/** The start of a lead-capture workflow: each execution is one form post. */
+export const formPost: INode = { ...START_NODE, name: 'Form Post' };
+
+/** A Prospecting node named as a user would, with the test credential. */
+export function prospectingNamed(name: string, parameters: INode['parameters'], typeVersion = 1): INode {
+	return { id: name, name, type: PROSPECTING_NODE_TYPE, typeVersion, position: [0, 0], parameters, credentials: ownCredential };
+}
+
+/** Nodes in a line, each feeding the next, as a user drags them one after another. */
+export function inLine(...nodes: INode[]): { nodes: INode[]; connections: IConnections } {
+	const connections: IConnections = {};
+	for (const [index, node] of nodes.slice(0, -1).entries()) {
+		connections[node.name] = { main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] };
+	}
+	return { nodes: nodes.map((node, index) => ({ ...node, position: [index * 200, 0] })), connections };
+}
+
 /**
  * A saved workflow's Prospecting nodes as saved, with the connections between them, started by the harness in place
  * of the trigger (n8n's form and webhook nodes are not part of this package). An empty routine becomes `routine`,
