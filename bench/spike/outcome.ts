@@ -69,6 +69,11 @@ export interface PerWorkerRefusals {
 	perWorker: number[];
 	/** The most 429s any one worker drew in one window of reads or of writes: the target is at most 1. */
 	mostInOneWindow: number;
+	/**
+	 * Where the most came, and each of them in ms after the first: a few ms apart, calls sent together on one stale
+	 * figure; seconds apart, calls sent again after waits.
+	 */
+	worst?: { kind: 'read' | 'write'; window: number; worker: number; afterFirstMs: number[] };
 }
 
 /**
@@ -88,16 +93,21 @@ function callsInWindows(
 /** Each refusal counted for the worker that sent it, window by window, reads and writes apart. */
 export function perWorkerRefusals(calls: ProxiedCall[], workers: number, windowSeconds: number, clockWindows = false): PerWorkerRefusals {
 	const perWorker = Array.from({ length: workers }, () => 0);
-	const inOneWindow = new Map<string, number>();
+	const inOneWindow = new Map<string, { kind: 'read' | 'write'; window: number; worker: number; at: number[] }>();
 	for (const kind of ['read', 'write'] as const) {
 		for (const { call, window } of callsInWindows(calls, kind, windowSeconds, clockWindows)) {
 			if (call.status !== 429) continue;
 			perWorker[call.worker] += 1;
 			const key = `${kind} ${window} ${call.worker}`;
-			inOneWindow.set(key, (inOneWindow.get(key) ?? 0) + 1);
+			const refusals = inOneWindow.get(key) ?? { kind, window, worker: call.worker, at: [] };
+			inOneWindow.set(key, { ...refusals, at: [...refusals.at, call.at] });
 		}
 	}
-	return { perWorker, mostInOneWindow: Math.max(0, ...inOneWindow.values()) };
+	let worst: PerWorkerRefusals['worst'];
+	for (const { at, ...where } of inOneWindow.values()) {
+		if (at.length > (worst?.afterFirstMs.length ?? 0)) worst = { ...where, afterFirstMs: at.map((time) => time - at[0]) };
+	}
+	return { perWorker, mostInOneWindow: worst?.afterFirstMs.length ?? 0, worst };
 }
 
 /** Each write window as the workers' proxies saw it, per worker. */

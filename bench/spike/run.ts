@@ -311,7 +311,8 @@ export function describeCase(c: SpikeCase): string {
 		`${c.deployment}, ${c.kind} ${c.posts} posts: leads ${c.leads.createdOnce}/${c.people} once, ${c.leads.createdTwiceOrMore} twice+, ${c.leads.missing} never; ` +
 		`${c.routineAdds} routine adds; ${c.executions.failed} failed executions${c.completed ? '' : ' (NOT all finished)'}; ` +
 		`${c.requests.tooMany} × 429 (max ${c.writes.max429PerWindow} per write window, ${c.reads.max429PerWindow} per read window` +
-		`${c.workerRefusals ? `; per worker ${c.workerRefusals.perWorker.join('/')}, most to one worker in a window ${c.workerRefusals.mostInOneWindow}` : ''}); ` +
+		`${c.workerRefusals ? `; per worker ${c.workerRefusals.perWorker.join('/')}, most to one worker in a window ${c.workerRefusals.mostInOneWindow}` : ''}` +
+		`${(c.workerRefusals?.mostInOneWindow ?? 0) > 1 ? ` (${c.workerRefusals?.worst?.afterFirstMs.join(', ')} ms after the first)` : ''}); ` +
 		`${(c.wallMs / 1000).toFixed(1)} s = ${c.ratioToFloor} × write floor ${(c.floor.floorMs / 1000).toFixed(1)} s; ` +
 		`n8n intake ${c.n8nIntakeMs ?? '?'} ms, first call ${c.firstCallAfterStartMs ?? '?'} ms after; peak RSS ${memory}; load ${c.loadBefore}→${c.loadAfter}`
 	);

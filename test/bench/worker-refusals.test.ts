@@ -13,19 +13,27 @@ const call = (worker: number, at: number, status: number, method = 'POST'): Prox
 describe('refusals per worker and window', () => {
 	it('counts each refusal for the worker that sent it, window by window', () => {
 		const calls = [call(0, 0, 200), call(1, 10, 429), call(0, 20, 429), call(1, 5_000, 429), call(1, 5_010, 429)];
-		expect(perWorkerRefusals(calls, 2, 5)).toEqual({ perWorker: [1, 3], mostInOneWindow: 2 });
+		expect(perWorkerRefusals(calls, 2, 5)).toEqual({
+			perWorker: [1, 3],
+			mostInOneWindow: 2,
+			worst: { kind: 'write', window: 1, worker: 1, afterFirstMs: [0, 10] },
+		});
 	});
 
 	it('counts windows aligned to the clock where the service aligns them', () => {
 		// 4,990 falls in the clock window before 5,010 and 9,000, though a window opened by the first call holds all three.
 		const calls = [call(0, 4_990, 429), call(0, 5_010, 429), call(0, 9_000, 429)];
-		expect(perWorkerRefusals(calls, 1, 5)).toEqual({ perWorker: [3], mostInOneWindow: 3 });
-		expect(perWorkerRefusals(calls, 1, 5, true)).toEqual({ perWorker: [3], mostInOneWindow: 2 });
+		expect(perWorkerRefusals(calls, 1, 5)).toMatchObject({ perWorker: [3], mostInOneWindow: 3 });
+		expect(perWorkerRefusals(calls, 1, 5, true)).toMatchObject({
+			perWorker: [3],
+			mostInOneWindow: 2,
+			worst: { window: 1, afterFirstMs: [0, 3_990] },
+		});
 	});
 
 	it('keeps reads and writes apart, as the service counts them', () => {
 		const calls = [call(0, 0, 429, 'GET'), call(0, 10, 429, 'POST'), call(1, 20, 200, 'GET')];
-		expect(perWorkerRefusals(calls, 2, 5)).toEqual({ perWorker: [2, 0], mostInOneWindow: 1 });
+		expect(perWorkerRefusals(calls, 2, 5)).toMatchObject({ perWorker: [2, 0], mostInOneWindow: 1, worst: { kind: 'read' } });
 	});
 });
 
