@@ -107,6 +107,17 @@ describe('the estimate of the other clients', () => {
 		expect(estimate.share(96)).toBe(96);
 	});
 
+	it('keeps one call in flight once no more is left than the others sent in the last window: their late calls may take it', () => {
+		const estimate = openWindow();
+		// Last window: 20 of 40 counted when its last answer came, 10 of them the others'.
+		ownCalls(estimate, 40, 10, 2);
+		nextWindow(estimate);
+		// This window: 5 own calls so far, none of the others yet (they come late).
+		ownCalls(estimate, 40, 5, 1);
+		expect(estimate.share(35)).toBe(35);
+		expect(estimate.share(10)).toBe(1);
+	});
+
 	it('opens a window gradually: one more call in flight per answer', () => {
 		const estimate = new OthersEstimate();
 		expect(estimate.share(100)).toBe(1);

@@ -12,7 +12,8 @@ const OTHERS_STALENESS = 2;
 
 /**
  * `announced`: the lowest remaining announced in this window; `idle`: none of this process's calls is in flight (its
- * figure is as fresh as it gets); `answers` so far in this window; `tailTaken`: its one tail call of this window.
+ * figure is as fresh as it gets); `answers` so far in this window; `tailTaken`: its one tail call of this window;
+ * `othersLastWindow`: the others' calls counted in the last window.
  */
 export interface ShareInput {
 	announced: number;
@@ -20,11 +21,17 @@ export interface ShareInput {
 	answers: number;
 	othersPerOwnCall: number;
 	tailTaken: boolean;
+	othersLastWindow: number;
 }
 
-/** How many calls this process may have in flight: its part of what is left, opened gradually, or its tail call. */
+/**
+ * How many calls this process may have in flight: its part of what is left, opened gradually, or its tail call. Once
+ * no more is left than the others sent in the last window, their late calls may take it all: one call at a time, so
+ * a figure gone stale costs at most one 429 (a 429 holds the rest).
+ */
 export function fairShare(input: ShareInput): number {
-	return Math.min(Math.max(inProportion(input), tailCall(input)), 1 + input.answers);
+	const share = Math.min(Math.max(inProportion(input), tailCall(input)), 1 + input.answers);
+	return input.announced <= input.othersLastWindow ? Math.min(share, 1) : share;
 }
 
 /** Its part of `announced`, with room for the others' calls in flight and as many again. */
@@ -49,6 +56,7 @@ export class OthersEstimate {
 	private counted = 0;
 	private answers = 0;
 	private tailTaken = false;
+	private othersLastWindow = 0;
 
 	/**
 	 * An answer of this window announced `remaining`. Own calls still in flight may explain part of the highest
@@ -60,7 +68,8 @@ export class OthersEstimate {
 	}
 
 	answered = (): number => (this.answers += 1);
-	turn = (): unknown => Object.assign(this, { ownCounted: 0, counted: 0, answers: 0, tailTaken: false });
+	turn = (): unknown =>
+		Object.assign(this, { othersLastWindow: Math.max(0, this.counted - this.ownCounted), ownCounted: 0, counted: 0, answers: 0, tailTaken: false });
 	share = (announced: number, idle = false): number => fairShare(this.input(announced, idle));
 
 	/** A call was reserved out of `announced`: the tail call is taken once per window. */
@@ -73,7 +82,7 @@ export class OthersEstimate {
 	}
 
 	private input(announced: number, idle: boolean): ShareInput {
-		const { answers, othersPerOwnCall, tailTaken } = this;
-		return { announced, idle, answers, othersPerOwnCall, tailTaken };
+		const { answers, othersPerOwnCall, tailTaken, othersLastWindow } = this;
+		return { announced, idle, answers, othersPerOwnCall, tailTaken, othersLastWindow };
 	}
 }

@@ -17,22 +17,13 @@ import { clockWindowStart, ServiceWindow } from './serviceWindow';
  * The credential's view: calls per window of this kind, the window's length (0: unknown), processes sharing the key,
  * and whether windows begin on the clock (at whole multiples of their length) rather than anywhere.
  */
-export interface RateSettings {
-	limit: number;
-	windowMs: number;
-	clients: number;
-	clockWindows?: boolean;
-}
+export interface RateSettings { limit: number; windowMs: number; clients: number; clockWindows?: boolean }
 
 /** A call sent this long after a window's announced end is counted in the next, despite clock and timer jitter. */
 const WINDOW_END_MARGIN_MS = 25;
 
 /** A call reserved with `acquire`: its wait, the window it was reserved in, and when it went. */
-export interface Reservation {
-	waitedMs: number;
-	window: number;
-	at: number;
-}
+export interface Reservation { waitedMs: number; window: number; at: number }
 
 type Decision = { go: true } | { until: number } | { answer: true; until?: number };
 const GO: Decision = { go: true };
