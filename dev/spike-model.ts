@@ -28,6 +28,11 @@ export interface SpikeModelOptions {
 	 * by default: then a worker that opens no window learns its end up to a second late. 'ms' by default.
 	 */
 	resetIn?: 'ms' | 's';
+	/**
+	 * Each worker stalls (its event loop busy, as on a loaded machine) for `forMs` in every `everyMs`, the workers'
+	 * stalls spread evenly: answers that come during one wait for its end. None by default.
+	 */
+	stall?: { everyMs: number; forMs: number };
 	/** Seed of the trips; the number of workers by default. */
 	seed?: number;
 }
@@ -91,6 +96,12 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 		if (!allowed) headers['retry-after'] = String(Math.max(1, Math.ceil((end - now) / 1000)));
 		return { status: allowed ? 200 : 429, headers };
 	};
+	const stallEnd = async (worker: number) => {
+		if (!options.stall) return;
+		const { everyMs, forMs } = options.stall;
+		const phase = (Date.now() + (worker * everyMs) / workers) % everyMs;
+		if (phase < forMs) await new Promise((resolve) => setTimeout(resolve, forMs - phase));
+	};
 	const worker = async (index: number) => {
 		const budget = new RateBudget({ limit, windowMs, clients: 1 });
 		const call = async () => {
@@ -99,6 +110,7 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 				await trip(index);
 				const { status, headers } = serve(index);
 				await trip(index);
+				await stallEnd(index);
 				budget.settle(reservation, readRateAnswer(headers, status));
 				if (status === 200) break;
 				await new Promise((resolve) => setTimeout(resolve, Number(headers['retry-after']) * 1000));

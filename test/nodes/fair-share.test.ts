@@ -15,6 +15,9 @@ const newBudget = (settings: Partial<RateSettings> = {}) => new RateBudget({ lim
 const release = (budget: RateBudget, headers: Record<string, string>, status: number, reservation?: Reservation) =>
 	budget.settle(reservation, readRateAnswer(headers, status));
 
+/** A trip that says nothing here: these estimates know no window length, so a trip alone changes no share. */
+const TRIP_MS = 100;
+
 /** An estimate of a window already open (enough answers that the gradual opening does not limit it). */
 function openWindow(estimate = new OthersEstimate()): OthersEstimate {
 	for (let i = 0; i < 100; i++) estimate.answered();
@@ -28,8 +31,8 @@ function nextWindow(estimate: OthersEstimate): void {
 }
 
 /** This process's calls of one window, each answered in turn with the count falling by `perCall` per own call. */
-function ownCalls(estimate: OthersEstimate, limit: number, calls: number, perCall: number): void {
-	for (let order = 1; order <= calls; order++) estimate.observe(limit, limit - order * perCall);
+function ownCalls(estimate: OthersEstimate, limit: number, calls: number, perCall: number, tripMs = TRIP_MS): void {
+	for (let order = 1; order <= calls; order++) estimate.observe(limit, limit - order * perCall, tripMs);
 }
 
 /** Near a window's end beside one other client: 38 of 40 counted, half of them this process's, 2 left. */
@@ -56,9 +59,9 @@ describe('the estimate of the other clients', () => {
 	it('overestimates the others only until an own call counted earlier but answered later comes back', () => {
 		const estimate = openWindow();
 		// Two own calls counted 1st and 2nd; the second answers first.
-		estimate.observe(100, 98);
+		estimate.observe(100, 98, TRIP_MS);
 		expect(estimate.othersPerOwnCall).toBe(1);
-		estimate.observe(100, 99);
+		estimate.observe(100, 99, TRIP_MS);
 		expect(estimate.othersPerOwnCall).toBe(0);
 		expect(estimate.share(98)).toBe(98);
 	});
@@ -82,7 +85,7 @@ describe('the estimate of the other clients', () => {
 	it('counts the others as whole clients at the end of a window, so two clients at unequal paces still fill it', () => {
 		const slower = openWindow();
 		// 38 of 40 counted, 18 of them this process's: the other client sent 20, a little faster.
-		slower.observe(40, 2);
+		slower.observe(40, 2, TRIP_MS);
 		ownCalls(slower, 40, 17, 2);
 		expect(slower.othersPerOwnCall).toBeCloseTo(20 / 18);
 		// 2 left, one for each of the two clients: the last but one is this process's to take.
@@ -116,6 +119,21 @@ describe('the estimate of the other clients', () => {
 		ownCalls(estimate, 40, 5, 1);
 		expect(estimate.share(35)).toBe(35);
 		expect(estimate.share(10)).toBe(1);
+	});
+
+	it('keeps one call in flight beside other clients while all of them, one call at a time each, would still fill the window', () => {
+		// 5 s windows; this process's trips take 20 ms: 250 calls a window one at a time, and as many for the other.
+		const beside = openWindow(new OthersEstimate(5000));
+		ownCalls(beside, 40, 2, 2, 20);
+		expect(beside.share(36)).toBe(1);
+		// Trips of 500 ms: 10 calls a window each, 20 for both, less than twice the 36 left; its part of them goes at once.
+		const slow = openWindow(new OthersEstimate(5000));
+		ownCalls(slow, 40, 2, 2, 500);
+		expect(slow.share(36)).toBe(Math.floor(36 / 3));
+		// Alone, it keeps all that is left in flight, however short its trips.
+		const alone = openWindow(new OthersEstimate(5000));
+		ownCalls(alone, 40, 2, 1, 20);
+		expect(alone.share(38)).toBe(38);
 	});
 
 	it('opens a window gradually: one more call in flight per answer', () => {
@@ -212,6 +230,18 @@ describe('a spike across workers of one key, ten executions each, against one co
 		'%i worker(s) draw at most one 429 per worker in any window',
 		async (workers) => {
 			const { result } = await onControlledClock(async () => await spikeAcrossWorkers({ workers, executions: 80 }));
+			expect(result.mostRefusedInOneWindow).toBeLessThanOrEqual(1);
+		},
+		30_000,
+	);
+
+	it.each([2, 4])(
+		'%i workers whose answers wait behind stalls of their own (a loaded machine) draw at most one 429 per worker in any window',
+		async (workers) => {
+			const stall = { everyMs: 2000, forMs: 400 };
+			const { result } = await onControlledClock(
+				async () => await spikeAcrossWorkers({ workers, executions: 200, windowMs: 5000, tripMs: [5, 30], stall }),
+			);
 			expect(result.mostRefusedInOneWindow).toBeLessThanOrEqual(1);
 		},
 		30_000,

@@ -10,28 +10,32 @@
  */
 const OTHERS_STALENESS = 2;
 
+/** One call at a time is enough while all the clients, each so, would still send what is left this many times over. */
+const ONE_AT_A_TIME_HEADROOM = 2;
+
 /**
  * `announced`: the lowest remaining announced in this window; `idle`: none of this process's calls is in flight (its
  * figure is as fresh as it gets); `answers` so far in this window; `tailTaken`: its one tail call of this window;
- * `othersLastWindow`: the others' calls counted in the last window.
+ * `othersLastWindow`: the others' calls counted in the last window; `oneAtATime`: how many calls this process makes
+ * in a window's length one at a time, at its measured trip (0: not known).
  */
 export interface ShareInput {
-	announced: number;
-	idle: boolean;
-	answers: number;
-	othersPerOwnCall: number;
-	tailTaken: boolean;
-	othersLastWindow: number;
+	announced: number; idle: boolean; answers: number; tailTaken: boolean;
+	othersPerOwnCall: number; othersLastWindow: number; oneAtATime: number;
 }
 
 /**
- * How many calls this process may have in flight: its part of what is left, opened gradually, or its tail call. Once
- * no more is left than the others sent in the last window, their late calls may take it all: one call at a time, so
- * a figure gone stale costs at most one 429 (a 429 holds the rest).
+ * How many calls this process may have in flight: its part of what is left, opened gradually, or its tail call. One
+ * call at a time once others share the key and either their late calls may take all that is left (no more is left
+ * than they sent in the last window) or the clients, each one at a time, still fill the window: then a figure gone
+ * stale, by a stall however long, costs at most one 429 per window (a 429 holds the rest).
  */
 export function fairShare(input: ShareInput): number {
 	const share = Math.min(Math.max(inProportion(input), tailCall(input)), 1 + input.answers);
-	return input.announced <= input.othersLastWindow ? Math.min(share, 1) : share;
+	const { announced, othersLastWindow, othersPerOwnCall, oneAtATime } = input;
+	const fills = (1 + othersPerOwnCall) * oneAtATime >= ONE_AT_A_TIME_HEADROOM * announced;
+	const shared = othersPerOwnCall > 0 || othersLastWindow > 0;
+	return shared && (announced <= othersLastWindow || fills) ? Math.min(share, 1) : share;
 }
 
 /** Its part of `announced`, with room for the others' calls in flight and as many again. */
@@ -57,20 +61,25 @@ export class OthersEstimate {
 	private answers = 0;
 	private tailTaken = false;
 	private othersLastWindow = 0;
+	private tripMs?: number;
+
+	constructor(private readonly windowMs = 0) {}
 
 	/**
 	 * An answer of this window announced `remaining`. Own calls still in flight may explain part of the highest
 	 * count, so until they answer the others are overestimated, never under: answers out of order mislead nobody.
+	 * `tripMs` from reservation to answer goes into a smoothed trip: one slow answer does not change the pace.
 	 */
-	observe(limit: number, remaining: number): void {
+	observe(limit: number, remaining: number, tripMs: number): void {
 		this.ownCounted += 1;
 		this.counted = Math.max(this.counted, limit - remaining);
+		this.tripMs = this.tripMs === undefined ? tripMs : (3 * this.tripMs + tripMs) / 4;
 	}
 
 	answered = (): number => (this.answers += 1);
-	turn = (): unknown =>
-		Object.assign(this, { othersLastWindow: Math.max(0, this.counted - this.ownCounted), ownCounted: 0, counted: 0, answers: 0, tailTaken: false });
+	turn = (): unknown => Object.assign(this, { othersLastWindow: this.othersCounted(), ownCounted: 0, counted: 0, answers: 0, tailTaken: false });
 	share = (announced: number, idle = false): number => fairShare(this.input(announced, idle));
+	private othersCounted = (): number => Math.max(0, this.counted - this.ownCounted);
 
 	/** A call was reserved out of `announced`: the tail call is taken once per window. */
 	reserved(announced: number, idle: boolean): void {
@@ -78,11 +87,12 @@ export class OthersEstimate {
 	}
 
 	get othersPerOwnCall(): number {
-		return this.ownCounted === 0 ? 0 : Math.max(0, this.counted - this.ownCounted) / this.ownCounted;
+		return this.ownCounted === 0 ? 0 : this.othersCounted() / this.ownCounted;
 	}
 
 	private input(announced: number, idle: boolean): ShareInput {
-		const { answers, othersPerOwnCall, tailTaken, othersLastWindow } = this;
-		return { announced, idle, answers, othersPerOwnCall, tailTaken, othersLastWindow };
+		const { answers, othersPerOwnCall, tailTaken, othersLastWindow, windowMs, tripMs } = this;
+		const oneAtATime = tripMs === undefined || !(windowMs > 0) ? 0 : windowMs / Math.max(1, tripMs);
+		return { announced, idle, answers, othersPerOwnCall, tailTaken, othersLastWindow, oneAtATime };
 	}
 }

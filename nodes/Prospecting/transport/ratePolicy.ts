@@ -30,7 +30,7 @@ const GO: Decision = { go: true };
 
 /** One budget (reads or writes) of one (base URL, key). */
 export class RateBudget {
-	private limit: number;
+	private limit = this.settings.limit;
 	private inFlight = 0;
 	private lastActiveAt = Date.now();
 	private readonly queue = new CallQueue();
@@ -45,11 +45,9 @@ export class RateBudget {
 	private endedResetAt?: number;
 	/** How much later than announced the service's windows end (its clock behind this one), learnt from refusals. */
 	private resetLagMs = 0;
-	private readonly others = new OthersEstimate();
+	private readonly others = new OthersEstimate(this.settings.windowMs);
 
-	constructor(readonly settings: RateSettings) {
-		this.limit = settings.limit;
-	}
+	constructor(readonly settings: RateSettings) {}
 
 	/** Reserves one call, in the order calls asked, waiting as the rules say. */
 	async acquire(options: AcquireOptions = {}): Promise<Reservation> {
@@ -124,13 +122,9 @@ export class RateBudget {
 		this.answeredAt.splice(0, this.answeredAt.push(now) - this.pace());
 	}
 
-	private pace(): number {
-		return Math.max(1, Math.floor(this.limit / Math.max(1, this.settings.clients)));
-	}
+	private pace = (): number => Math.max(1, Math.floor(this.limit / Math.max(1, this.settings.clients)));
 
-	private windowEnd(): number | undefined {
-		return this.headed ? this.window.end(this.settings.windowMs, this.resetLagMs) : undefined;
-	}
+	private windowEnd = (): number | undefined => (this.headed ? this.window.end(this.settings.windowMs, this.resetLagMs) : undefined);
 
 	/** The full limit again, less the calls still in flight, which may be counted in the new window. */
 	private turnWindow(): void {
@@ -140,9 +134,7 @@ export class RateBudget {
 		this.others.turn();
 	}
 
-	private announced(): number {
-		return this.window.announced(this.inFlight);
-	}
+	private announced = (): number => this.window.announced(this.inFlight);
 
 	/** Records the answer of a reserved call. */
 	settle(reservation: Reservation | undefined, answer: RateAnswer): void {
@@ -159,7 +151,7 @@ export class RateBudget {
 			if (place === 'newer') this.window.seenAt = now;
 			this.window.announce(remaining, this.inFlight, place === 'newer' || resetAt === undefined);
 			const ofThisWindow = reservation !== undefined && (resetAt !== undefined || reservation.window === this.windowNumber);
-			if (ofThisWindow && answer.status !== 429) this.others.observe(this.limit, remaining);
+			if (ofThisWindow && answer.status !== 429) this.others.observe(this.limit, remaining, now - reservation.at);
 		}
 		if (place !== 'stale') {
 			if (resetAt !== undefined) this.window.resetAt = resetAt;
@@ -187,9 +179,7 @@ export class RateBudget {
 	}
 
 	/** How long calls are still held by a 429 (0 when they are not). */
-	heldForMs(now = Date.now()): number {
-		return Math.max(0, this.heldUntil - now);
-	}
+	heldForMs = (now = Date.now()): number => Math.max(0, this.heldUntil - now);
 
 	/** Gives back a reservation whose call got no answer (it may still have been counted). */
 	cancel(reservation?: Reservation): void {
