@@ -15,8 +15,11 @@ const newBudget = (settings: Partial<RateSettings> = {}) => new RateBudget({ lim
 const release = (budget: RateBudget, headers: Record<string, string>, status: number, reservation?: Reservation) =>
 	budget.settle(reservation, readRateAnswer(headers, status));
 
-/** A trip that says nothing here: these estimates know no window length, so a trip alone changes no share. */
-const TRIP_MS = 100;
+/**
+ * A trip that says nothing here: these estimates know no window length, so a trip alone changes no share, and no
+ * test waits that long for an answer.
+ */
+const TRIP_MS = 60_000;
 
 /** An estimate of a window already open (enough answers that the gradual opening does not limit it). */
 function openWindow(estimate = new OthersEstimate()): OthersEstimate {
@@ -134,6 +137,22 @@ describe('the estimate of the other clients', () => {
 		const alone = openWindow(new OthersEstimate(5000));
 		ownCalls(alone, 40, 2, 1, 20);
 		expect(alone.share(38)).toBe(38);
+	});
+
+	it('keeps one call in flight beside other clients once no answer has come for longer than its usual trip', () => {
+		const estimate = openWindow();
+		ownCalls(estimate, 100, 6, 4, 200);
+		expect(estimate.share(76)).toBe(Math.floor(76 / 7));
+		const now = Date.now();
+		jest.spyOn(Date, 'now').mockReturnValue(now + 1000);
+		try {
+			// The others may have used up in that second what the last answer announced: one call asks again.
+			expect(estimate.share(76, true)).toBe(1);
+			estimate.answered();
+			expect(estimate.share(76)).toBe(Math.floor(76 / 7));
+		} finally {
+			jest.restoreAllMocks();
+		}
 	});
 
 	it('opens a window gradually: one more call in flight per answer', () => {

@@ -17,25 +17,26 @@ const ONE_AT_A_TIME_HEADROOM = 2;
  * `announced`: the lowest remaining announced in this window; `idle`: none of this process's calls is in flight (its
  * figure is as fresh as it gets); `answers` so far in this window; `tailTaken`: its one tail call of this window;
  * `othersLastWindow`: the others' calls counted in the last window; `oneAtATime`: how many calls this process makes
- * in a window's length one at a time, at its measured trip (0: not known).
+ * in a window's length one at a time, at its usual trip (0: not known); `stale`: no answer came for longer than that
+ * trip, so the others may have used up what the last one announced.
  */
 export interface ShareInput {
 	announced: number; idle: boolean; answers: number; tailTaken: boolean;
-	othersPerOwnCall: number; othersLastWindow: number; oneAtATime: number;
+	othersPerOwnCall: number; othersLastWindow: number; oneAtATime: number; stale: boolean;
 }
 
 /**
  * How many calls this process may have in flight: its part of what is left, opened gradually, or its tail call. One
- * call at a time once others share the key and either their late calls may take all that is left (no more is left
- * than they sent in the last window) or the clients, each one at a time, still fill the window: then a figure gone
- * stale, by a stall however long, costs at most one 429 per window (a 429 holds the rest).
+ * call at a time once others share the key and its figure is stale, or their late calls may take all that is left
+ * (no more is left than they sent in the last window), or the clients, each one at a time, still fill the window:
+ * then a figure gone stale, by a stall however long, costs at most one 429 per window (a 429 holds the rest).
  */
 export function fairShare(input: ShareInput): number {
 	const share = Math.min(Math.max(inProportion(input), tailCall(input)), 1 + input.answers);
-	const { announced, othersLastWindow, othersPerOwnCall, oneAtATime } = input;
+	const { announced, othersLastWindow, othersPerOwnCall, oneAtATime, stale } = input;
 	const fills = (1 + othersPerOwnCall) * oneAtATime >= ONE_AT_A_TIME_HEADROOM * announced;
 	const shared = othersPerOwnCall > 0 || othersLastWindow > 0;
-	return shared && (announced <= othersLastWindow || fills) ? Math.min(share, 1) : share;
+	return shared && (stale || announced <= othersLastWindow || fills) ? Math.min(share, 1) : share;
 }
 
 /** Its part of `announced`, with room for the others' calls in flight and as many again. */
@@ -62,21 +63,22 @@ export class OthersEstimate {
 	private tailTaken = false;
 	private othersLastWindow = 0;
 	private tripMs?: number;
+	private lastAnswerAt?: number;
 
 	constructor(private readonly windowMs = 0) {}
 
 	/**
 	 * An answer of this window announced `remaining`. Own calls still in flight may explain part of the highest
 	 * count, so until they answer the others are overestimated, never under: answers out of order mislead nobody.
-	 * `tripMs` from reservation to answer goes into a smoothed trip: one slow answer does not change the pace.
+	 * `tripMs` from reservation to answer goes into the usual trip, a stall counted as twice the usual at most.
 	 */
 	observe(limit: number, remaining: number, tripMs: number): void {
 		this.ownCounted += 1;
 		this.counted = Math.max(this.counted, limit - remaining);
-		this.tripMs = this.tripMs === undefined ? tripMs : (3 * this.tripMs + tripMs) / 4;
+		this.tripMs = this.tripMs === undefined ? tripMs : (3 * this.tripMs + Math.min(tripMs, 2 * this.tripMs)) / 4;
 	}
 
-	answered = (): number => (this.answers += 1);
+	answered = (): unknown => Object.assign(this, { answers: this.answers + 1, lastAnswerAt: Date.now() });
 	turn = (): unknown => Object.assign(this, { othersLastWindow: this.othersCounted(), ownCounted: 0, counted: 0, answers: 0, tailTaken: false });
 	share = (announced: number, idle = false): number => fairShare(this.input(announced, idle));
 	private othersCounted = (): number => Math.max(0, this.counted - this.ownCounted);
@@ -91,8 +93,9 @@ export class OthersEstimate {
 	}
 
 	private input(announced: number, idle: boolean): ShareInput {
-		const { answers, othersPerOwnCall, tailTaken, othersLastWindow, windowMs, tripMs } = this;
+		const { answers, othersPerOwnCall, tailTaken, othersLastWindow, windowMs, tripMs, lastAnswerAt } = this;
 		const oneAtATime = tripMs === undefined || !(windowMs > 0) ? 0 : windowMs / Math.max(1, tripMs);
-		return { announced, idle, answers, othersPerOwnCall, tailTaken, othersLastWindow, oneAtATime };
+		const stale = tripMs !== undefined && lastAnswerAt !== undefined && Date.now() - lastAnswerAt > tripMs;
+		return { announced, idle, answers, othersPerOwnCall, tailTaken, othersLastWindow, oneAtATime, stale };
 	}
 }

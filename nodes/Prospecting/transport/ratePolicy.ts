@@ -118,12 +118,8 @@ export class RateBudget {
 	}
 
 	/** A call was answered (or got no answer but may have been counted) now: a pace of answers is all a slot reads. */
-	private answered(now: number): void {
-		this.answeredAt.splice(0, this.answeredAt.push(now) - this.pace());
-	}
-
+	private answered = (now: number): unknown => this.answeredAt.splice(0, this.answeredAt.push(now) - this.pace());
 	private pace = (): number => Math.max(1, Math.floor(this.limit / Math.max(1, this.settings.clients)));
-
 	private windowEnd = (): number | undefined => (this.headed ? this.window.end(this.settings.windowMs, this.resetLagMs) : undefined);
 
 	/** The full limit again, less the calls still in flight, which may be counted in the new window. */
