@@ -62,6 +62,9 @@ function trips(seed: number, [min, max]: [number, number]): () => number {
 	};
 }
 
+/** A worker's entry in one window. */
+const key = (worker: number, window: number) => `${worker}@${window}`;
+
 export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<SpikeModelResult> {
 	const { workers, executions, windowMs = 1000, limit = 40, concurrency = 10, slowerBy = 0 } = options;
 	const nextTrip = trips(options.seed ?? workers, options.tripMs ?? [1, 6]);
@@ -77,15 +80,15 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 	const serve = (worker: number) => {
 		const now = Date.now();
 		if (now >= window.start + windowMs) window = { start: now, count: 0, index: window.index + 1 };
-		if (!firstCallMs.has(`${worker}@${window.index}`)) firstCallMs.set(`${worker}@${window.index}`, now - window.start);
+		if (!firstCallMs.has(key(worker, window.index))) firstCallMs.set(key(worker, window.index), now - window.start);
 		const allowed = window.count < limit;
 		if (allowed) {
 			window.count += 1;
 			callsPerWindow[window.index] = window.count;
 		} else {
 			refused += 1;
-			const key = `${worker}@${window.index}`;
-			refusedPerWorkerWindow.set(key, (refusedPerWorkerWindow.get(key) ?? 0) + 1);
+			const refusal = key(worker, window.index);
+			refusedPerWorkerWindow.set(refusal, (refusedPerWorkerWindow.get(refusal) ?? 0) + 1);
 		}
 		const end = window.start + windowMs;
 		const headers: Record<string, string> = {
@@ -130,8 +133,8 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 	let latestFirstCallMs = 0;
 	for (let index = 1; index <= lastStartedIn; index++) {
 		for (let worker = 0; worker < workers; worker++) {
-			if (refusedPerWorkerWindow.has(`${worker}@${index - 1}`)) continue;
-			latestFirstCallMs = Math.max(latestFirstCallMs, firstCallMs.get(`${worker}@${index}`) ?? windowMs);
+			if (refusedPerWorkerWindow.has(key(worker, index - 1))) continue;
+			latestFirstCallMs = Math.max(latestFirstCallMs, firstCallMs.get(key(worker, index)) ?? windowMs);
 		}
 	}
 	return {

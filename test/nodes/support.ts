@@ -31,33 +31,16 @@ export async function runNode(
 	options: RunOptions,
 ): Promise<NodeRun> {
 	const node: INode = {
-		id: 'prospecting',
-		name: NODE_NAME,
-		type: PROSPECTING_NODE_TYPE,
-		typeVersion: options.typeVersion ?? 1,
-		position: [200, 0],
-		parameters,
-		credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
+		...prospectingNamed(NODE_NAME, parameters, options.typeVersion ?? 1),
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
-	const result = await executeWorkflow(
-		{
-			nodes: [startNode, node],
-			connections: { Start: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
+	const { baseUrl, apiKey, rateLimitWindowSeconds } = options;
+	const result = await executeWorkflow(inLine(startNode, node), {
+		credentials: {
+			prospectingApi: { baseUrl, apiKey, ...(rateLimitWindowSeconds === undefined ? {} : { rateLimitWindowSeconds }) },
 		},
-		{
-			credentials: {
-				prospectingApi: {
-					baseUrl: options.baseUrl,
-					apiKey: options.apiKey,
-					...(options.rateLimitWindowSeconds === undefined
-						? {}
-						: { rateLimitWindowSeconds: options.rateLimitWindowSeconds }),
-				},
-			},
-			inputItems: options.inputItems,
-		},
-	);
+		inputItems: options.inputItems,
+	});
 	return Object.assign(result, { items: result.error ? [] : result.output(NODE_NAME) });
 }
 
