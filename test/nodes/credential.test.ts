@@ -1,19 +1,9 @@
 /** The Prospecting API credential: its test in the credential dialog, and base URL forms the node accepts. */
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { findSecret, testCredential } from '../../dev/harness';
 import { runNode } from './support';
+import { useSandbox } from '../support/sandbox';
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false, dataset: { customFields: 2 } });
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
+const { sandbox } = useSandbox({ rateLimit: false, dataset: { customFields: 2 } });
 
 it('accepts a working key with one light read of custom fields', async () => {
 	const result = await testCredential({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });

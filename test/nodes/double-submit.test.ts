@@ -3,22 +3,14 @@
  * with Skip If Exists in one n8n process. One search-and-create at a time per contact gives one lead;
  * different people still run side by side.
  */
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { jsonOf, runNode } from './support';
+import { useSandbox } from '../support/sandbox';
 
-let sandbox: RunningSandbox;
+const { sandbox } = useSandbox({ dataset: { leads: 5 } });
 /** Requests recorded before the posts under test. */
 let earlier = 0;
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ dataset: { leads: 5 } });
-});
-afterAll(async () => await sandbox.stop());
 beforeEach(async () => {
-	sandbox.control.reset();
-	resetBudgets();
 	// Both budgets already know the limit, so no call waits for a first answer.
 	await runNode(
 		{ resource: 'lead', operation: 'create', email: 'warm.up@example.com' },

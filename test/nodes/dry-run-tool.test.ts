@@ -6,26 +6,15 @@
  */
 import type { IDataObject, INode, WorkflowExecuteMode } from 'n8n-workflow';
 
-import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
 import { registerNodeType } from '../../dev/harness/node-types';
 import { callToolNode } from '../../dev/harness/tool-call';
 import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm } from '../../dev/harness/tool-form';
 import { everythingVisible } from './support';
+import { useSandbox } from '../support/sandbox';
 
 registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm());
 
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 10, routines: 2, prospections: 0 } });
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
+const { sandbox } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 10, routines: 2, prospections: 0 } });
 
 const writes = () => sandbox.control.requests().filter((request) => request.kind === 'write');
 

@@ -8,24 +8,13 @@ import { Workflow } from 'n8n-workflow';
 import { ProspectingApi } from '../../credentials/ProspectingApi.credentials';
 import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE } from '../../dev/harness';
 import { nodeTypes } from '../../dev/harness/node-types';
 import { expectNoSecret, NODE_NAME } from './support';
 import type { NodeRun } from './support';
+import { useSandbox } from '../support/sandbox';
 
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 20 } });
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
+const { sandbox } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 20 } });
 
 type ManualWrites = 'dryRun' | 'ask' | 'send' | 'n8n default';
 

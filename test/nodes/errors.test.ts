@@ -3,32 +3,15 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { expectNoSecret, runNode } from './support';
 import type { NodeRun } from './support';
+import { useSandbox } from '../support/sandbox';
 
 // A key with characters that URL encoding changes, so both forms can be looked for.
 const SPECIAL_KEY = 'k3y+with/slash=and&amp;%25pct_0123456789ABCDEF';
 const WRONG_KEY = 'wr0ng+key/with=special&chars%20_0123456789abc';
 
-let sandbox: RunningSandbox;
-let connection: { baseUrl: string; apiKey: string };
-
-beforeAll(async () => {
-	sandbox = await startSandbox({
-		rateLimit: false,
-		apiKeys: [SPECIAL_KEY],
-		dataset: { leads: 10, prospections: 5 },
-	});
-	connection = { baseUrl: sandbox.url, apiKey: SPECIAL_KEY };
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
+const { sandbox, connection } = useSandbox({ rateLimit: false, apiKeys: [SPECIAL_KEY], dataset: { leads: 10, prospections: 5 } }, SPECIAL_KEY);
 
 const description = (run: NodeRun) =>
 	String((run.error as { description?: unknown } | undefined)?.description ?? '');

@@ -10,15 +10,13 @@ import type { IDataObject, INode, INodeTypeBaseDescription, INodeTypeDescription
 import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 import { ProspectingPollTrigger } from '../../nodes/Prospecting/ProspectingPollTrigger.node';
 import { ProspectingTrigger } from '../../nodes/Prospecting/ProspectingTrigger.node';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
 import { bindWorkflow } from '../../scripts/lib/instance-setup';
 import type { WorkflowJson } from '../../scripts/lib/n8n-client';
 import { executeWorkflow, registerNodeType } from '../../dev/harness';
 import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm } from '../../dev/harness/tool-form';
 import { callSavedTool, prospectingPart, toolAnswer } from './support';
 import type { SavedWorkflow } from './support';
+import { useSandbox } from '../support/sandbox';
 
 registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm());
 
@@ -122,16 +120,7 @@ describe('the examples', () => {
 	});
 });
 
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false, dataset: { leads: 12, routines: 3, prospections: 40 } });
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
+const { sandbox } = useSandbox({ rateLimit: false, dataset: { leads: 12, routines: 3, prospections: 40 } });
 
 const credentials = () => ({ prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } });
 const leadsWithEmail = (email: string) =>

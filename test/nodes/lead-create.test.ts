@@ -1,22 +1,9 @@
 /** Lead creation when answers are lost: no duplicate, nothing missing, one output item per input. */
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { expectNoSecret, runNode, runNodeOnClock } from './support';
+import { useSandbox } from '../support/sandbox';
 
-let sandbox: RunningSandbox;
-let connection: { baseUrl: string; apiKey: string };
-
-beforeAll(async () => {
-	// Limits far above the bulk run: with the limiter off the sandbox still announces a spent budget, which the node obeys.
-	sandbox = await startSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 20 } });
-	connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
+// Limits far above the bulk run: with the limiter off the sandbox still announces a spent budget, which the node obeys.
+const { sandbox, connection } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 20 } });
 
 const leadsWithEmail = (email: string) =>
 	sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));

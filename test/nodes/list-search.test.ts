@@ -3,9 +3,6 @@ import type { INode } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import { LoadOptionsContext } from 'n8n-core';
 
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
 import {
 	searchLeads,
 	searchProspections,
@@ -14,22 +11,15 @@ import {
 } from '../../nodes/Prospecting/methods/listSearch';
 import { nodeTypes, PROSPECTING_NODE_TYPE } from '../../dev/harness';
 import { createAdditionalData, nextExecutionId } from '../../dev/harness/engine';
+import { useSandbox } from '../support/sandbox';
 
 const LEADS = 150;
 const PROSPECTIONS = 40;
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({
+const { sandbox } = useSandbox({
 		rateLimit: false,
 		dataset: { leads: LEADS, routines: 7, prospections: PROSPECTIONS },
 	});
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
 
 function loadOptionsContext(parameters: INode['parameters'], path: string): LoadOptionsContext {
 	const node: INode = {

@@ -5,23 +5,10 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { expectNoSecret, runNode } from './support';
+import { useSandbox } from '../support/sandbox';
 
-let sandbox: RunningSandbox;
-let connection: { baseUrl: string; apiKey: string };
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false, dataset: { leads: 5, routines: 2 } });
-	connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
+const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 5, routines: 2 } });
 
 const description = (error: unknown) =>
 	String((error as { description?: unknown })?.description ?? '');

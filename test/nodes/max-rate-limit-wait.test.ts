@@ -2,21 +2,12 @@
  * Max Rate Limit Wait is the most a call waits out refusals, including the wait for the window that a
  * refusal leaves closed: a short Retry-After in the middle of a long window does not stretch it.
  */
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { expectNoSecret, runNode } from './support';
+import { useSandbox } from '../support/sandbox';
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-	// A long window: once a call has been answered, the budget knows the window ends about 30 s later.
-	sandbox = await startSandbox({ windowSeconds: 30, dataset: { customFields: 3 } });
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	resetBudgets();
-	sandbox.control.reset();
-});
+// A long window: once a call has been answered, the budget knows the window ends about 30 s later.
+const { sandbox } = useSandbox({ windowSeconds: 30, dataset: { customFields: 3 } });
 
 const listCustomFields = (maxRateLimitWait: number) =>
 	runNode(

@@ -1,14 +1,8 @@
 /** Every operation of the Prospecting node, run as a workflow against the sandbox. */
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { expectNoSecret, jsonOf, runNode } from './support';
+import { useSandbox } from '../support/sandbox';
 
-let sandbox: RunningSandbox;
-let connection: { baseUrl: string; apiKey: string };
-
-beforeAll(async () => {
-	sandbox = await startSandbox({
+const { sandbox, connection } = useSandbox({
 		rateLimit: false,
 		dataset: {
 			leads: 30,
@@ -19,13 +13,6 @@ beforeAll(async () => {
 			threads: 20,
 		},
 	});
-	connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
 
 function requestsTo(path: string) {
 	return sandbox.control.requests().filter((request) => request.path === `/api/v1${path}`);

@@ -1,23 +1,10 @@
 /** Return All and Limit: page counts, edge sizes, records added during a walk, faulty pages. */
 import * as http from 'node:http';
 
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { jsonOf, runNode, runNodeOnClock } from './support';
+import { useSandbox } from '../support/sandbox';
 
-let sandbox: RunningSandbox;
-let connection: { baseUrl: string; apiKey: string };
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false, dataset: { leads: 23, customFields: 6 } });
-	connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
+const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 23, customFields: 6 } });
 
 function pagesRead(path: string) {
 	return sandbox.control

@@ -6,28 +6,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INode } from 'n8n-workflow';
 
-import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
 import { executeWorkflow } from '../../dev/harness';
 import { PollWorkflowHandle } from '../../dev/harness/poll';
 import { jsonOf, runNode, startNode } from './support';
+import { useSandbox } from '../support/sandbox';
 
-let sandbox: RunningSandbox;
-let connection: { baseUrl: string; apiKey: string };
-
-beforeAll(async () => {
-	sandbox = await startSandbox({
+const { sandbox, connection } = useSandbox({
 		rateLimit: false,
 		dataset: { leads: 20, routines: 4, prospections: 30, activitiesPerProspection: 2 },
 	});
-	connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
 
 const version2 = () => ({ ...connection, typeVersion: 2 });
 

@@ -1,22 +1,9 @@
 /** Simplify on Lead → Get Many and Lead → Create in normal use: the shape a no-code user maps. */
-import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { simplifyLead } from '../../nodes/Prospecting/actions/lead/simplify';
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
 import { jsonOf, runNode } from './support';
+import { useSandbox } from '../support/sandbox';
 
-let sandbox: RunningSandbox;
-let connection: { baseUrl: string; apiKey: string };
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false, dataset: { leads: 24 } });
-	connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
+const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 24 } });
 
 const stored = (id: unknown) => {
 	const lead = sandbox.control.leads().find((candidate) => candidate.id === id)!;

@@ -14,9 +14,6 @@
 import * as net from 'node:net';
 import type { INode } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
 import {
 	errorFromNetwork,
 	errorFromStatus,
@@ -25,6 +22,7 @@ import {
 } from '../../nodes/Prospecting/transport/errors';
 import { executeWorkflow, PROSPECTING_NODE_TYPE } from '../../dev/harness';
 import { expectNoSecret, formPost, inLine, prospectingNamed, runNode } from './support';
+import { useSandbox } from '../support/sandbox';
 
 const ANSWER_TIMEOUT_SECONDS = 1;
 const SEARCH_WINDOW_SECONDS = 3;
@@ -33,18 +31,7 @@ const COMMIT_AFTER_MS = 2000;
 const COMMIT_AFTER_WINDOW_MS = (ANSWER_TIMEOUT_SECONDS + SEARCH_WINDOW_SECONDS) * 1000 + 1500;
 const scaled = { timeout: ANSWER_TIMEOUT_SECONDS, lostLeadSearch: SEARCH_WINDOW_SECONDS };
 
-let sandbox: RunningSandbox;
-let connection: { baseUrl: string; apiKey: string };
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 5 } });
-	connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
+const { sandbox, connection } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 5 } });
 
 const leadsWithEmail = (email: string) =>
 	sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));

@@ -7,25 +7,15 @@ import type { INode, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { registerNodeType } from '../../dev/harness';
 import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm, runToolForm } from '../../dev/harness/tool-form';
 import { jsonOf } from './support';
+import { useSandbox } from '../support/sandbox';
 
 const TOOL_TYPE = PROSPECTING_TOOL_NODE_TYPE;
 
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	registerNodeType(TOOL_TYPE, prospectingToolForm());
-	sandbox = await startSandbox({ rateLimit: false, dataset: { leads: 5, routines: 1, prospections: 2 } });
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
+const { sandbox } = useSandbox({ rateLimit: false, dataset: { leads: 5, routines: 1, prospections: 2 } });
+beforeAll(() => registerNodeType(TOOL_TYPE, prospectingToolForm()));
 
 async function runTool(parameters: INode['parameters']) {
 	return await runToolForm(sandbox, parameters, { name: 'create_lead' });

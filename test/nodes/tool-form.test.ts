@@ -8,25 +8,15 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { compactRecord, messageForAgent } from '../../nodes/Prospecting/actions/tool';
 import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { registerNodeType } from '../../dev/harness';
 import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm, runToolForm } from '../../dev/harness/tool-form';
 import { jsonOf } from './support';
+import { useSandbox } from '../support/sandbox';
 
 const TOOL_TYPE = PROSPECTING_TOOL_NODE_TYPE;
 
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	registerNodeType(TOOL_TYPE, prospectingToolForm());
-	sandbox = await startSandbox({ rateLimit: false, dataset: { leads: 30, routines: 3, prospections: 10 } });
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
+const { sandbox } = useSandbox({ rateLimit: false, dataset: { leads: 30, routines: 3, prospections: 10 } });
+beforeAll(() => registerNodeType(TOOL_TYPE, prospectingToolForm()));
 
 async function runTool(parameters: INode['parameters'], typeVersion = 1) {
 	return await runToolForm(sandbox, parameters, { name: 'Lead Get Many', typeVersion });

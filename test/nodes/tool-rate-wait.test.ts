@@ -3,25 +3,15 @@
  * call behind a bulk walk that holds the key's budget fails at once, naming the wait, instead of sitting in the queue.
  * In a workflow the same option bounds only the waits after a refusal, so the walk is paced, not failed.
  */
-import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { registerNodeType } from '../../dev/harness';
 import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm, runToolForm } from '../../dev/harness/tool-form';
 import { runNode } from './support';
+import { useSandbox } from '../support/sandbox';
 
 const WINDOW_SECONDS = 2;
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm());
-	// One read per window: a walk of three pages spends every window it runs in.
-	sandbox = await startSandbox({ windowSeconds: WINDOW_SECONDS, readLimit: 1, dataset: { leads: 3, customFields: 1 } });
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
+// One read per window: a walk of three pages spends every window it runs in.
+const { sandbox } = useSandbox({ windowSeconds: WINDOW_SECONDS, readLimit: 1, dataset: { leads: 3, customFields: 1 } });
+beforeAll(() => registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm()));
 
 const credential = { rateLimitWindowSeconds: WINDOW_SECONDS, readsPerWindow: 1 };
 

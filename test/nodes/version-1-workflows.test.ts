@@ -8,13 +8,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
-import { resetBudgets } from '../../nodes/Prospecting/transport';
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
 import { executeWorkflow, PROSPECTING_NODE_TYPE, registerNodeType } from '../../dev/harness';
 import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm } from '../../dev/harness/tool-form';
 import { callSavedTool, prospectingPart, toolAnswer } from './support';
 import type { SavedWorkflow } from './support';
+import { useSandbox } from '../support/sandbox';
 
 registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm());
 
@@ -23,19 +21,10 @@ const OURS = [PROSPECTING_NODE_TYPE, PROSPECTING_TOOL_NODE_TYPE];
 
 const fixture = (file: string) => JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as SavedWorkflow;
 
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({
+const { sandbox } = useSandbox({
 		rateLimit: false,
 		dataset: { leads: 12, routines: 3, prospections: 40 },
 	});
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
 
 const credentials = () => ({ prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } });
 const leadsWithEmail = (email: string) =>

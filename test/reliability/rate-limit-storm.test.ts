@@ -6,29 +6,11 @@
  * asked wait would exceed the maximum, instead of sitting it out. The waits run on a controlled clock
  * shared by the node and the sandbox (dev/harness/clock.ts): the same waits, without the real seconds.
  */
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { expectNoSecret, jsonOf, runNodeOnClock } from '../nodes/support';
+import { useSandbox } from '../support/sandbox';
 
-let sandbox: RunningSandbox;
-let connection: { baseUrl: string; apiKey: string };
-
-beforeAll(async () => {
-	// One-second windows: a refusal of two windows costs seconds, not minutes.
-	sandbox = await startSandbox({
-		windowSeconds: 1,
-		readLimit: 50,
-		writeLimit: 50,
-		dataset: { leads: 5, customFields: 4 },
-	});
-	connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
+// One-second windows: a refusal of two windows costs seconds, not minutes.
+const { sandbox, connection } = useSandbox({ windowSeconds: 1, readLimit: 50, writeLimit: 50, dataset: { leads: 5, customFields: 4 } });
 
 const statuses = () => sandbox.control.requests().map((request) => request.status);
 const description = (error: unknown) => String((error as { description?: unknown })?.description ?? '');

@@ -3,23 +3,10 @@
  * that stop at their bound, and writes answered 500 or 503 reported per item without a second send. The
  * pauses between read retries run on a controlled clock (dev/harness/clock.ts).
  */
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { expectNoSecret, jsonOf, runNode, runNodeOnClock } from '../nodes/support';
+import { useSandbox } from '../support/sandbox';
 
-let sandbox: RunningSandbox;
-let connection: { baseUrl: string; apiKey: string };
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false, dataset: { leads: 11 } });
-	connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
+const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 11 } });
 
 const statuses = () => sandbox.control.requests().map((request) => request.status);
 const walkLeads = { resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 4 } };
