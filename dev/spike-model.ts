@@ -99,10 +99,12 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 		if (!allowed) headers['retry-after'] = String(Math.max(1, Math.ceil((end - now) / 1000)));
 		return { status: allowed ? 200 : 429, headers };
 	};
+	const startedAt = Date.now();
 	const stallEnd = async (worker: number) => {
 		if (!options.stall) return;
 		const { everyMs, forMs } = options.stall;
-		const phase = (Date.now() + (worker * everyMs) / workers) % everyMs;
+		// From the spike's start, so a run does not depend on the time of day it began.
+		const phase = (Date.now() - startedAt + (worker * everyMs) / workers) % everyMs;
 		if (phase < forMs) await new Promise((resolve) => setTimeout(resolve, forMs - phase));
 	};
 	const worker = async (index: number) => {
