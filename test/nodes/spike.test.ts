@@ -205,7 +205,9 @@ describe('a service whose clock is 1 s behind, as its epoch resets show', () => 
 		expectEveryPostOnce(posts, runs, 2);
 		const requests = sandbox.control.requests();
 		const refused = { read: refusalsPerWindow(requests, 'read', windowSeconds), write: refusalsPerWindow(requests, 'write', windowSeconds) };
-		// At most the one refusal that shows the service's window had not ended yet, in the first window of each kind.
-		expect(refused.read.slice(1).every((count) => count === 0) && refused.write.slice(1).every((count) => count === 0)).toBe(true);
+		// Refusals only in the window of the first one, which shows the service's window had not ended yet: the spike
+		// fills its first window only as fast as the executions start, so that may be any window.
+		const afterTheFirst = (counts: number[]) => counts.slice(counts.findIndex((count) => count > 0) + 1);
+		expect({ read: afterTheFirst(refused.read).filter(Boolean), write: afterTheFirst(refused.write).filter(Boolean) }).toEqual({ read: [], write: [] });
 	}, 60_000);
 });
