@@ -60,13 +60,27 @@ const creates = () => e2e.sandbox.control.requests().filter((request) => request
 const searchesFor = (email: string) =>
 	e2e.sandbox.control.requests().filter((request) => request.method === 'GET' && request.query.search === email);
 
+/**
+ * Under a spike n8n 1.x may answer 503 "Database is not ready!" at its door while its own database check lags: no
+ * execution started, and the person sends the form again. Bounded, so a database that stays down still fails.
+ */
+const DATABASE_NOT_READY_RETRIES = 5;
+const DATABASE_NOT_READY_PAUSE_MS = 1000;
+
 async function post(workflow: StoredWorkflow, body: { name: string; email: string }): Promise<Array<Record<string, unknown>>> {
-	const response = await fetch(webhookUrl(e2e.n8n.url, workflow, 'Webhook'), {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	const text = await response.text();
+	let response: Response;
+	let text: string;
+	for (let attempt = 0; ; attempt++) {
+		response = await fetch(webhookUrl(e2e.n8n.url, workflow, 'Webhook'), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
+		text = await response.text();
+		const notReady = response.status === 503 && text.includes('Database is not ready');
+		if (!notReady || attempt === DATABASE_NOT_READY_RETRIES) break;
+		await new Promise((resolve) => setTimeout(resolve, DATABASE_NOT_READY_PAUSE_MS));
+	}
 	if (!response.ok) throw new Error(`The form answered ${response.status}: ${text.slice(0, 500)}`);
 	const json = JSON.parse(text) as Record<string, unknown> | Array<Record<string, unknown>>;
 	return Array.isArray(json) ? json : [json];
