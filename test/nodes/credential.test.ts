@@ -3,10 +3,10 @@ import { findSecret, testCredential } from '../../dev/harness';
 import { runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
-const { sandbox } = useSandbox({ rateLimit: false, dataset: { customFields: 2 } });
+const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { customFields: 2 } });
 
 it('accepts a working key with one light read of custom fields', async () => {
-	const result = await testCredential({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
+	const result = await testCredential(connection);
 	expect(result.status).toBe('OK');
 	const [request] = sandbox.control.requests();
 	expect(request.path).toBe('/api/v1/custom-fields');

@@ -6,7 +6,7 @@
 import { jsonOf, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
-const { sandbox } = useSandbox({ dataset: { leads: 5 } });
+const { sandbox, connection } = useSandbox({ dataset: { leads: 5 } });
 /** Requests recorded before the posts under test. */
 let earlier = 0;
 
@@ -14,7 +14,7 @@ beforeEach(async () => {
 	// Both budgets already know the limit, so no call waits for a first answer.
 	await runNode(
 		{ resource: 'lead', operation: 'create', email: 'warm.up@example.com' },
-		{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
+		connection,
 	);
 	earlier = sandbox.control.requests().length;
 	// Every call takes a while, as on a real network: two posts overlap for sure.
@@ -30,7 +30,7 @@ const post = (email: string, name = 'Rita') =>
 			email,
 			options: { skipIfExists: true },
 		},
-		{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
+		connection,
 	);
 
 const calls = () =>

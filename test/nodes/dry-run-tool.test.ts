@@ -14,7 +14,7 @@ import { useSandbox } from '../support/sandbox';
 
 registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm());
 
-const { sandbox } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 10, routines: 2, prospections: 0 } });
+const { sandbox, connection } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 10, routines: 2, prospections: 0 } });
 
 const writes = () => sandbox.control.requests().filter((request) => request.kind === 'write');
 
@@ -41,7 +41,7 @@ async function callTool(
 		credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
 	};
 	const { result, json } = await callToolNode(tool, toolArgs, {
-		credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, manualWrites } },
+		credentials: { prospectingApi: { ...connection, manualWrites } },
 		mode,
 	});
 	expect(result.error).toBeUndefined();

@@ -14,7 +14,7 @@ import { expectNoSecret, NODE_NAME } from './support';
 import type { NodeRun } from './support';
 import { useSandbox } from '../support/sandbox';
 
-const { sandbox } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 20 } });
+const { sandbox, connection } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 20 } });
 
 type ManualWrites = 'dryRun' | 'ask' | 'send' | 'n8n default';
 
@@ -37,7 +37,7 @@ async function run(parameters: INode['parameters'], options: DryRunOptions): Pro
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
 	const start: INode = START_NODE;
-	const credential: IDataObject = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
+	const credential: IDataObject = connection;
 	if (options.manualWrites !== 'n8n default') credential.manualWrites = options.manualWrites;
 	const result = await executeWorkflow(
 		{

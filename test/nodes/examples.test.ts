@@ -120,9 +120,9 @@ describe('the examples', () => {
 	});
 });
 
-const { sandbox } = useSandbox({ rateLimit: false, dataset: { leads: 12, routines: 3, prospections: 40 } });
+const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 12, routines: 3, prospections: 40 } });
 
-const credentials = () => ({ prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } });
+const credentials = () => ({ prospectingApi: connection });
 const leadsWithEmail = (email: string) =>
 	sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));
 

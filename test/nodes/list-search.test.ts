@@ -16,7 +16,7 @@ import { useSandbox } from '../support/sandbox';
 const LEADS = 150;
 const PROSPECTIONS = 40;
 
-const { sandbox } = useSandbox({
+const { sandbox, connection } = useSandbox({
 		rateLimit: false,
 		dataset: { leads: LEADS, routines: 7, prospections: PROSPECTIONS },
 	});
@@ -52,7 +52,7 @@ function loadOptionsContext(parameters: INode['parameters'], path: string): Load
 			createdAt: new Date(),
 			updatedAt: new Date(),
 		},
-		credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } },
+		credentials: { prospectingApi: connection },
 	});
 	return new LoadOptionsContext(workflow, node, additionalData, path);
 }

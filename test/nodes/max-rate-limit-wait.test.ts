@@ -7,12 +7,12 @@ import { expectNoSecret, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
 // A long window: once a call has been answered, the budget knows the window ends about 30 s later.
-const { sandbox } = useSandbox({ windowSeconds: 30, dataset: { customFields: 3 } });
+const { sandbox, connection } = useSandbox({ windowSeconds: 30, dataset: { customFields: 3 } });
 
 const listCustomFields = (maxRateLimitWait: number) =>
 	runNode(
 		{ resource: 'customField', operation: 'getMany', returnAll: true, options: { maxRateLimitWait } },
-		{ baseUrl: sandbox.url, apiKey: sandbox.apiKey },
+		connection,
 	);
 
 it('fails naming the maximum when a refusal in the middle of a window would hold the call past Max Rate Limit Wait', async () => {

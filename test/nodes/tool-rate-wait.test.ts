@@ -10,7 +10,7 @@ import { useSandbox } from '../support/sandbox';
 
 const WINDOW_SECONDS = 2;
 // One read per window: a walk of three pages spends every window it runs in.
-const { sandbox } = useSandbox({ windowSeconds: WINDOW_SECONDS, readLimit: 1, dataset: { leads: 3, customFields: 1 } });
+const { sandbox, connection } = useSandbox({ windowSeconds: WINDOW_SECONDS, readLimit: 1, dataset: { leads: 3, customFields: 1 } });
 beforeAll(() => registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm()));
 
 const credential = { rateLimitWindowSeconds: WINDOW_SECONDS, readsPerWindow: 1 };
@@ -18,7 +18,7 @@ const credential = { rateLimitWindowSeconds: WINDOW_SECONDS, readsPerWindow: 1 }
 it('a tool call with Max Rate Limit Wait 0 behind a walk holding the budget fails at once, naming the wait, and sends nothing', async () => {
 	const walk = runNode(
 		{ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } },
-		{ baseUrl: sandbox.url, apiKey: sandbox.apiKey, rateLimitWindowSeconds: WINDOW_SECONDS },
+		{ ...connection, rateLimitWindowSeconds: WINDOW_SECONDS },
 	);
 	// Once the walk's first page is answered, the window's one read is spent.
 	while (!sandbox.control.requests().some((request) => request.status === 200)) {

@@ -21,12 +21,12 @@ const OURS = [PROSPECTING_NODE_TYPE, PROSPECTING_TOOL_NODE_TYPE];
 
 const fixture = (file: string) => JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as SavedWorkflow;
 
-const { sandbox } = useSandbox({
+const { sandbox, connection } = useSandbox({
 		rateLimit: false,
 		dataset: { leads: 12, routines: 3, prospections: 40 },
 	});
 
-const credentials = () => ({ prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } });
+const credentials = () => ({ prospectingApi: connection });
 const leadsWithEmail = (email: string) =>
 	sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));
 
