@@ -160,6 +160,26 @@ it('after the window turns, one call asks and the others wait for its answer, wh
 	expect(second).toBe(true);
 });
 
+it('after the window turns, answers of calls counted in the ended one do not let more calls ask: one asks at a time', async () => {
+	// A service whose clock is behind announces its window's end early: the calls asking after the turn still count
+	// in its old window, and each of them beside the one asking would be refused.
+	const budget = newBudget({ limit: 10, windowMs: 1_000 });
+	const resetAt = Date.now() + 100;
+	release(budget, answer(2, resetAt), 200);
+	const ended = [await budget.acquire(), await budget.acquire()];
+	const asking = await budget.acquire(); // waits for the announced end, then asks
+	expect(ended.map((reservation) => reservation.window < asking.window)).toEqual([true, true]);
+	let next = false;
+	const pending = budget.acquire().then(() => (next = true));
+	for (const reservation of ended) release(budget, answer(2, resetAt), 200, reservation);
+	await settle();
+	expect(next).toBe(false);
+	// The asking call's own answer, of the ended window too, lets the next call ask.
+	release(budget, answer(1, resetAt), 200, asking);
+	await pending;
+	expect(next).toBe(true);
+});
+
 it('keeps the figures of an answer from the next window that arrives while waiting for the window to end', async () => {
 	const budget = newBudget({ windowMs: 1_000 });
 	const twoPerWindow = (remaining: number, resetAt: number) => ({

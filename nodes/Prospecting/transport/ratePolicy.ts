@@ -162,8 +162,8 @@ export class RateBudget {
 			const ended = place === 'stale' || (this.settings.clockWindows && reservation !== undefined && reservation.at >= (resetAt ?? Infinity));
 			if (ended && resetAt !== undefined) this.resetLagMs = Math.min(Math.max(this.resetLagMs, now + floor - resetAt), this.settings.windowMs);
 		}
-		// An answer that told nothing of the current window lets another call ask.
-		if (!this.window.known) this.window.asking = false;
+		// The asking call's answer, when it told nothing of the current window, lets another call ask (not a call of an ended one).
+		if (!this.window.known && reservation?.window === this.windowNumber) this.window.asking = false;
 		this.lastActiveAt = now;
 		this.queue.answered();
 	}
@@ -181,7 +181,7 @@ export class RateBudget {
 	cancel(reservation?: Reservation): void {
 		if (reservation) this.answered(Date.now());
 		this.inFlight = Math.max(0, this.inFlight - 1);
-		this.window.asking = false;
+		if (reservation === undefined || reservation.window === this.windowNumber) this.window.asking = false;
 		this.queue.answered();
 	}
 
