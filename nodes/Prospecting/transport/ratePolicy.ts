@@ -119,6 +119,8 @@ export class RateBudget {
 
 	/** A call was answered (or got no answer but may have been counted) now: a pace of answers is all a slot reads. */
 	private answered = (now: number): unknown => this.answeredAt.splice(0, this.answeredAt.push(now) - this.pace());
+	/** A call of this window came back telling nothing of it, or was never sent: the next may ask (a call of an ended window never asked). */
+	private askerDone = (reservation?: Reservation): unknown => (reservation === undefined || reservation.window === this.windowNumber) && (this.window.asking = false);
 	private pace = (): number => Math.max(1, Math.floor(this.limit / Math.max(1, this.settings.clients)));
 	private windowEnd = (): number | undefined => (this.headed ? this.window.end(this.settings.windowMs, this.resetLagMs) : undefined);
 
@@ -162,8 +164,7 @@ export class RateBudget {
 			const ended = place === 'stale' || (this.settings.clockWindows && reservation !== undefined && reservation.at >= (resetAt ?? Infinity));
 			if (ended && resetAt !== undefined) this.resetLagMs = Math.min(Math.max(this.resetLagMs, now + floor - resetAt), this.settings.windowMs);
 		}
-		// The asking call's answer, when it told nothing of the current window, lets another call ask (not a call of an ended one).
-		if (!this.window.known && reservation?.window === this.windowNumber) this.window.asking = false;
+		if (!this.window.known) this.askerDone(reservation);
 		this.lastActiveAt = now;
 		this.queue.answered();
 	}
@@ -181,7 +182,7 @@ export class RateBudget {
 	cancel(reservation?: Reservation): void {
 		if (reservation) this.answered(Date.now());
 		this.inFlight = Math.max(0, this.inFlight - 1);
-		if (reservation === undefined || reservation.window === this.windowNumber) this.window.asking = false;
+		this.askerDone(reservation);
 		this.queue.answered();
 	}
 
