@@ -139,6 +139,42 @@ describe('before the limit is known', () => {
 	});
 });
 
+describe('after a 429 ends its window', () => {
+	const fortyPerWindow = (remaining: number, resetAt: number) => ({ ...answer(remaining, resetAt), 'x-ratelimit-limit': '40' });
+	/** How many of `count` calls waiting on the budget went once the 429's hold had passed and nothing more was answered. */
+	async function sentAfterHold(budget: RateBudget, count: number): Promise<{ sent: number; first: Reservation }> {
+		let sent = 0;
+		let first: Reservation | undefined;
+		const waiting = Array.from({ length: count }, () => budget.acquire().then((reservation) => ((first ??= reservation), (sent += 1))));
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		void Promise.all(waiting);
+		return { sent, first: first as Reservation };
+	}
+
+	it('a budget that has seen nothing but a 429 sends one call after the hold, not a whole window of them', async () => {
+		// A worker joining a spike late: its first call found the window spent by the others.
+		const budget = newBudget({ limit: 40, windowMs: 5_000 });
+		const refused = await budget.acquire();
+		release(budget, fortyPerWindow(0, Date.now() + 150), 429, refused);
+		const { sent, first } = await sentAfterHold(budget, 5);
+		expect(sent).toBe(1);
+		// Its answer tells the new window, where only its own call was counted: more go at once.
+		release(budget, fortyPerWindow(39, Date.now() + 5_000), 200, first);
+		await settle();
+		expect(budget.snapshot().inFlight).toBeGreaterThan(1);
+	});
+
+	it('without headers on successful answers, those of calls sent before the 429 do not open the next window: one call asks first', async () => {
+		const budget = newBudget({ limit: 40, windowMs: 5_000 });
+		release(budget, {}, 200, await budget.acquire());
+		const [refused, ...counted] = await Promise.all([budget.acquire(), budget.acquire(), budget.acquire()]);
+		release(budget, fortyPerWindow(0, Date.now() + 150), 429, refused);
+		for (const reservation of counted) release(budget, {}, 200, reservation);
+		const { sent } = await sentAfterHold(budget, 5);
+		expect(sent).toBe(1);
+	});
+});
+
 it('after the window turns, one call asks and the others wait for its answer, which counts every client\'s calls', async () => {
 	const budget = newBudget({ windowMs: 100 });
 	const twoPerWindow = (remaining: number, resetAt: number) => ({

@@ -143,7 +143,7 @@ export class RateBudget {
 		if (answer.status !== 429) this.headed = answer.remaining !== undefined;
 		const { remaining, resetAt } = answer;
 		// An answer counted before the window turned and answered after says nothing of the new one.
-		const place = this.window.place(resetAt, this.endedResetAt);
+		const place = this.window.place(resetAt, this.endedResetAt, reservation !== undefined && reservation.window !== this.windowNumber);
 		if (remaining !== undefined && place !== 'stale') {
 			if (place === 'newer' && this.window.resetAt !== undefined) this.turnWindow();
 			if (place === 'newer') this.window.seenAt = now;
@@ -159,7 +159,11 @@ export class RateBudget {
 		if (answer.status === 429) {
 			this.window.remaining = 0;
 			const floor = refusalFloorMs(answer, this.settings.windowMs, now);
-			this.hold(now + floor);
+			// Every call waits the floor. The paced calls before it are of ended windows, and where successful answers carry no
+			// headers nothing else ends the refused window: after the floor one call asks first.
+			this.heldUntil = Math.max(this.heldUntil, now + floor);
+			this.answeredAt = [];
+			if (!this.headed) this.turnWindow();
 			// Refused in a window this budget took as ended: the service's clock is behind, by as much as it asks.
 			const ended = place === 'stale' || (this.settings.clockWindows && reservation !== undefined && reservation.at >= (resetAt ?? Infinity));
 			if (ended && resetAt !== undefined) this.resetLagMs = Math.min(Math.max(this.resetLagMs, now + floor - resetAt), this.settings.windowMs);
@@ -167,12 +171,6 @@ export class RateBudget {
 		if (!this.window.known) this.askerDone(reservation);
 		this.lastActiveAt = now;
 		this.queue.answered();
-	}
-
-	/** Holds every call of this budget until `until` (a 429's floor); the paced calls before it are of ended windows. */
-	private hold(until: number): void {
-		this.heldUntil = Math.max(this.heldUntil, until);
-		this.answeredAt = [];
 	}
 
 	/** How long calls are still held by a 429 (0 when they are not). */

@@ -31,9 +31,12 @@ export class ServiceWindow {
 		return this.seenAt === undefined || !(windowMs > 0) ? end : Math.min(end, this.seenAt + windowMs);
 	}
 
-	/** An answer with this reset is of an ended window (`stale`), of a later one (`newer`), or of this one. */
-	place(resetAt: number | undefined, endedResetAt: number | undefined): 'stale' | 'newer' | 'same' {
-		if (resetAt === undefined) return 'same';
+	/**
+	 * An answer with this reset is of an ended window (`stale`), of a later one (`newer`), or of this one. Without a
+	 * reset, the answer of a call sent before this window began (`sentBefore`) is of an ended one.
+	 */
+	place(resetAt: number | undefined, endedResetAt: number | undefined, sentBefore: boolean): 'stale' | 'newer' | 'same' {
+		if (resetAt === undefined) return sentBefore ? 'stale' : 'same';
 		const ended = this.resetAt ?? (endedResetAt ?? -Infinity) + 1000;
 		if (resetAt < ended - SAME_WINDOW_TOLERANCE_MS) return 'stale';
 		return this.resetAt === undefined || resetAt > this.resetAt + SAME_WINDOW_TOLERANCE_MS ? 'newer' : 'same';
