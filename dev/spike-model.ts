@@ -33,6 +33,11 @@ export interface SpikeModelOptions {
 	 * stalls spread evenly: answers that come during one wait for its end. None by default.
 	 */
 	stall?: { everyMs: number; forMs: number };
+	/**
+	 * The first worker is alone this long before the others start (n8n still taking the spike in): all it has seen by
+	 * then is itself. 0 by default.
+	 */
+	firstAloneMs?: number;
 	/** Seed of the trips; the number of workers by default. */
 	seed?: number;
 }
@@ -108,6 +113,7 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 		if (phase < forMs) await new Promise((resolve) => setTimeout(resolve, forMs - phase));
 	};
 	const worker = async (index: number) => {
+		if (index > 0 && options.firstAloneMs) await new Promise((resolve) => setTimeout(resolve, options.firstAloneMs));
 		const budget = new RateBudget({ limit, windowMs, clients: 1 });
 		const call = async () => {
 			for (;;) {

@@ -1,10 +1,10 @@
 /**
- * `npm run bench:model`: the spike model (dev/spike-model.ts) over many seeds, in seconds instead of
- * a real spike's twenty minutes: N workers × 10 executions of two writes, a 5 s window of 40, trips as n8n's
- * workers showed them (50-300 ms each way), shorter ones, workers at unequal paces, and the reset in whole
- * seconds (the sandbox's default). Per case: calls left unused in every window but the last, 429s, the most
- * 429s one worker drew in one window, and time ÷ the write floor on the model's clock. Writes
- * bench/results/results.model.json; prints the table.
+ * `npm run bench:model`: the spike model (dev/spike-model.ts) over many seeds, in seconds instead of a real spike's
+ * twenty minutes: N workers × 10 executions of two writes, a 5 s window of 40, trips as n8n's workers showed them
+ * (50-300 ms each way), shorter ones, workers at unequal paces, the reset in whole seconds (the sandbox's default),
+ * and a first worker alone for 750 ms before the others start (n8n still taking the spike in). Per case: calls left
+ * unused in every window but the last, 429s, the most 429s one worker drew in one window, and time ÷ the write floor
+ * on the model's clock. Writes bench/results/results.model.json; prints the table.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,6 +23,7 @@ interface Trips {
 	tripMs: [number, number];
 	slowerBy: number;
 	resetIn?: 'ms' | 's';
+	firstAloneMs?: number;
 }
 
 const TRIPS: Trips[] = [
@@ -30,6 +31,8 @@ const TRIPS: Trips[] = [
 	{ name: '50-300 ms, worker i × (1 + 0.5 i)', tripMs: [50, 300], slowerBy: 0.5 },
 	{ name: '5-30 ms, equal paces', tripMs: [5, 30], slowerBy: 0 },
 	{ name: '50-300 ms, equal paces, reset in whole seconds', tripMs: [50, 300], slowerBy: 0, resetIn: 's' },
+	{ name: '50-300 ms, equal paces, the first worker alone for 750 ms', tripMs: [50, 300], slowerBy: 0, firstAloneMs: 750 },
+	{ name: '20-100 ms, equal paces, the first worker alone for 750 ms', tripMs: [20, 100], slowerBy: 0, firstAloneMs: 750 },
 ];
 
 const CASES: Array<[workers: number, executions: number]> = [

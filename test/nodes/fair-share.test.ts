@@ -133,10 +133,22 @@ describe('the estimate of the other clients', () => {
 		const slow = openWindow(new OthersEstimate(5000));
 		ownCalls(slow, 40, 2, 2, 500);
 		expect(slow.share(36)).toBe(Math.floor(36 / 3));
-		// Alone, it keeps all that is left in flight, however short its trips.
+		// Alone past the first window, it keeps all that is left in flight, however short its trips.
 		const alone = openWindow(new OthersEstimate(5000));
+		nextWindow(alone);
 		ownCalls(alone, 40, 2, 1, 20);
 		expect(alone.share(38)).toBe(38);
+	});
+
+	it('keeps one call in flight in the first window while that fills it, though no other client was seen: others may join unseen', () => {
+		// 5 s windows, trips of 20 ms: one at a time, it alone would still send the 38 left many times over.
+		const first = openWindow(new OthersEstimate(5000));
+		ownCalls(first, 40, 2, 1, 20);
+		expect(first.share(38)).toBe(1);
+		// Trips of 500 ms: one at a time it would not fill the window, so it keeps what is left in flight.
+		const slow = openWindow(new OthersEstimate(5000));
+		ownCalls(slow, 40, 2, 1, 500);
+		expect(slow.share(38)).toBe(38);
 	});
 
 	it('keeps one call in flight beside other clients once no answer has come for longer than its usual trip', () => {
@@ -293,6 +305,16 @@ describe('a spike across workers of one key, ten executions each, against one co
 		},
 		30_000,
 	);
+
+	it('a worker alone for the first 750 ms (n8n still taking the spike in) draws at most one 429 in any window when the others join, over ten runs', async () => {
+		const moreThanOne: Array<{ seed: number; most: number }> = [];
+		for (let seed = 1; seed <= 10; seed++) {
+			const options = { workers: 4, executions: 200, windowMs: 5000, tripMs: [20, 100] as [number, number], firstAloneMs: 750, seed };
+			const { result } = await onControlledClock(async () => await spikeAcrossWorkers(options));
+			if (result.mostRefusedInOneWindow > 1) moreThanOne.push({ seed, most: result.mostRefusedInOneWindow });
+		}
+		expect(moreThanOne).toEqual([]);
+	}, 60_000);
 
 	it('a worker alone fills every window: the spike takes no more windows than its calls need', async () => {
 		const { result } = await onControlledClock(async () => await spikeAcrossWorkers({ workers: 1, executions: 80 }));

@@ -16,26 +16,26 @@ const ONE_AT_A_TIME_HEADROOM = 2;
 /**
  * `announced`: the lowest remaining announced in this window; `idle`: none of this process's calls is in flight (its
  * figure is as fresh as it gets); `answers` so far in this window; `tailTaken`: its one tail call of this window;
- * `othersLastWindow`: the others' calls counted in the last window; `oneAtATime`: how many calls this process makes
- * in a window's length one at a time, at its usual trip (0: not known); `stale`: no answer came for longer than that
- * trip, so the others may have used up what the last one announced.
+ * `othersLastWindow`: the others' calls counted in the last window (none in the first, where others may yet join
+ * unseen); `oneAtATime`: its calls in a window's length one at a time, at its usual trip (0: not known); `stale`: no
+ * answer came for longer than that trip, so the others may have used up what the last one announced.
  */
 export interface ShareInput {
 	announced: number; idle: boolean; answers: number; tailTaken: boolean;
-	othersPerOwnCall: number; othersLastWindow: number; oneAtATime: number; stale: boolean;
+	othersPerOwnCall: number; othersLastWindow?: number; oneAtATime: number; stale: boolean;
 }
 
 /**
  * How many calls this process may have in flight: its part of what is left, opened gradually, or its tail call. One
- * call at a time once others share the key and its figure is stale, or their late calls may take all that is left
- * (no more is left than they sent in the last window), or the clients, each one at a time, still fill the window:
- * then a figure gone stale, by a stall however long, costs at most one 429 per window (a 429 holds the rest).
+ * call at a time once others share the key (or may: in the first window) and its figure is stale, or their late calls
+ * may take all that is left (no more is left than they sent in the last window), or the clients, each one at a time,
+ * still fill the window: then a figure gone stale, by a stall however long, costs at most one 429 per window.
  */
 export function fairShare(input: ShareInput): number {
 	const share = Math.min(Math.max(inProportion(input), tailCall(input)), 1 + input.answers);
-	const { announced, othersLastWindow, othersPerOwnCall, oneAtATime, stale } = input;
+	const { announced, othersLastWindow = 0, othersPerOwnCall, oneAtATime, stale } = input;
 	const fills = (1 + othersPerOwnCall) * oneAtATime >= ONE_AT_A_TIME_HEADROOM * announced;
-	const shared = othersPerOwnCall > 0 || othersLastWindow > 0;
+	const shared = othersPerOwnCall > 0 || othersLastWindow > 0 || input.othersLastWindow === undefined;
 	return shared && (stale || announced <= othersLastWindow || fills) ? Math.min(share, 1) : share;
 }
 
@@ -61,7 +61,7 @@ export class OthersEstimate {
 	private counted = 0;
 	private answers = 0;
 	private tailTaken = false;
-	private othersLastWindow = 0;
+	private othersLastWindow?: number;
 	private tripMs?: number;
 	private lastAnswerAt?: number;
 
