@@ -297,10 +297,12 @@ export function errorFromRateLimit(
 		failure.askedWaitMs !== undefined
 			? ` and asked to wait ${seconds(failure.askedWaitMs)} s (Retry-After), more than the ${left}, so it was not sent again`
 			: '';
+	const when = failure.askedWaitMs ? `in ${seconds(failure.askedWaitMs)} s at the earliest` : 'only after the calls ahead of it';
+	const heldBy = `An earlier call with this key was refused with 429 (too many requests) and the service asked to wait`;
 	const reason = failure.paced
-		? `The rate limit of this key lets this call go ${failure.askedWaitMs ? `in ${seconds(failure.askedWaitMs)} s at the earliest` : 'only after the calls ahead of it'}, more than the ${left}, so it was not sent.`
+		? `The rate limit of this key lets this call go ${when}, more than the ${left}, so it was not sent.`
 		: failure.refusals === 0
-			? `An earlier call with this key was refused with 429 (too many requests) and the service asked to wait ${seconds(failure.askedWaitMs ?? 0)} s more, more than the ${left}, so this call was not sent.`
+			? `${heldBy} ${seconds(failure.askedWaitMs ?? 0)} s more, more than the ${left}, so this call was not sent.`
 			: `The service refused the request ${times} with 429 (too many requests)${asked}.`;
 	const description = [
 		`${reason} Raise "Max Rate Limit Wait" in the node options, or spread the calls over more time.`,

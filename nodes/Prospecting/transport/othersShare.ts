@@ -79,7 +79,8 @@ export class OthersEstimate {
 	}
 
 	answered = (): unknown => Object.assign(this, { answers: this.answers + 1, lastAnswerAt: Date.now() });
-	turn = (): unknown => Object.assign(this, { othersLastWindow: this.othersCounted(), ownCounted: 0, counted: 0, answers: 0, tailTaken: false });
+	turn = (): unknown =>
+		Object.assign(this, { othersLastWindow: this.othersCounted(), ownCounted: 0, counted: 0, answers: 0, tailTaken: false });
 	share = (announced: number, idle = false): number => fairShare(this.input(announced, idle));
 	private othersCounted = (): number => Math.max(0, this.counted - this.ownCounted);
 

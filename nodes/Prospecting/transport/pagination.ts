@@ -76,6 +76,8 @@ export async function prospectingApiPaginate(
 		timeoutMs: options.timeoutMs,
 	};
 
+	// Every error names the item and the call, as the request's own errors do.
+	const where = `(item ${options.itemIndex ?? 0}, GET ${endpoint})`;
 	const records: IDataObject[] = [];
 	const seen = new Set<string>();
 	let previousPageIds: string | undefined;
@@ -84,7 +86,7 @@ export async function prospectingApiPaginate(
 		if (page > MAX_PAGES) {
 			throw buildApiError(node, {
 				message: `Stopped after ${MAX_PAGES} pages of ${endpoint}: the service kept announcing more pages`,
-				description: `The walk returned ${records.length} records. Use a filter or Limit to fetch fewer. (item ${options.itemIndex ?? 0}, GET ${endpoint})`,
+				description: `The walk returned ${records.length} records. Use a filter or Limit to fetch fewer. ${where}`,
 				itemIndex: options.itemIndex,
 			});
 		}
@@ -96,7 +98,7 @@ export async function prospectingApiPaginate(
 		if (!listPage) {
 			throw buildApiError(node, {
 				message: `The answer for page ${page} of ${endpoint} has no data list`,
-				description: `Expected an object with a "data" array. Check the base URL in the credential. (item ${options.itemIndex ?? 0}, GET ${endpoint})`,
+				description: `Expected an object with a "data" array. Check the base URL in the credential. ${where}`,
 				itemIndex: options.itemIndex,
 			});
 		}
@@ -111,7 +113,7 @@ export async function prospectingApiPaginate(
 		) {
 			throw buildApiError(node, {
 				message: `The service returned the same records for page ${page} as for page ${page - 1} of ${endpoint}`,
-				description: `It may not support the page parameter. ${records.length} records were read before stopping. (item ${options.itemIndex ?? 0}, GET ${endpoint})`,
+				description: `It may not support the page parameter. ${records.length} records were read before stopping. ${where}`,
 				itemIndex: options.itemIndex,
 			});
 		}

@@ -120,7 +120,8 @@ export class RateBudget {
 	/** A call was answered (or got no answer but may have been counted) now: a pace of answers is all a slot reads. */
 	private answered = (now: number): unknown => this.answeredAt.splice(0, this.answeredAt.push(now) - this.pace());
 	/** A call of this window came back telling nothing of it, or was never sent: the next may ask (a call of an ended window never asked). */
-	private askerDone = (reservation?: Reservation): unknown => (reservation === undefined || reservation.window === this.windowNumber) && (this.window.asking = false);
+	private askerDone = (reservation?: Reservation): unknown =>
+		(reservation === undefined || reservation.window === this.windowNumber) && (this.window.asking = false);
 	private pace = (): number => Math.max(1, Math.floor(this.limit / Math.max(1, this.settings.clients)));
 	private windowEnd = (): number | undefined => (this.headed ? this.window.end(this.settings.windowMs, this.resetLagMs) : undefined);
 

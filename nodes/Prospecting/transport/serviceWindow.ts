@@ -1,7 +1,10 @@
 /** Answers whose resets differ by more than this are of different windows (resets in whole seconds round up). */
 const SAME_WINDOW_TOLERANCE_MS = 500;
 
-/** Where windows begin on the clock (whole multiples of their length, by the service's clock `lagMs` behind): when the one holding `now` began. */
+/**
+ * Where windows begin on the clock (whole multiples of their length, by the service's clock `lagMs` behind): when the
+ * one holding `now` began.
+ */
 export function clockWindowStart(now: number, windowMs: number, lagMs: number): number {
 	const serviceNow = now - lagMs;
 	return serviceNow - (serviceNow % windowMs) + lagMs;
