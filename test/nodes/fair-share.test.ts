@@ -167,6 +167,31 @@ describe('the estimate of the other clients', () => {
 		}
 	});
 
+	it('keeps one call in flight beside other clients after an answer held past twice its usual trip, until a call sent since answers', () => {
+		const estimate = openWindow();
+		nextWindow(estimate);
+		ownCalls(estimate, 100, 6, 4, 200);
+		const now = Date.now();
+		try {
+			// Held 1 s behind a stall: what it announces may be long used up by the others.
+			estimate.observe(100, 70, 1000);
+			estimate.answered();
+			expect(estimate.share(70)).toBe(1);
+			// The answer of a call sent before that one came is as old: still one at a time.
+			jest.spyOn(Date, 'now').mockReturnValue(now + 100);
+			estimate.observe(100, 68, 200);
+			estimate.answered();
+			expect(estimate.share(68)).toBe(1);
+			// A call sent after it answers in its usual trip: its part of what is left goes at once again.
+			jest.spyOn(Date, 'now').mockReturnValue(now + 400);
+			estimate.observe(100, 66, 200);
+			estimate.answered();
+			expect(estimate.share(66)).toBeGreaterThan(1);
+		} finally {
+			jest.restoreAllMocks();
+		}
+	});
+
 	it('opens a window gradually: one more call in flight per answer', () => {
 		const estimate = new OthersEstimate();
 		expect(estimate.share(100)).toBe(1);
@@ -276,6 +301,24 @@ describe('a spike across workers of one key, ten executions each, against one co
 			expect(result.mostRefusedInOneWindow).toBeLessThanOrEqual(1);
 		},
 		30_000,
+	);
+
+	it.each([
+		['50-300', [50, 300]],
+		['100-600', [100, 600]],
+	] as const)(
+		'4 workers with trips of %s ms, each stalled 1 s in every 3 (answers held, then all at once), draw at most one 429 in any window, over ten runs',
+		async (_, tripMs) => {
+			const moreThanOne: Array<{ seed: number; most: number }> = [];
+			for (let seed = 1; seed <= 10; seed++) {
+				const stall = { everyMs: 3000, forMs: 1000 };
+				const options = { workers: 4, executions: 400, windowMs: 5000, tripMs: [...tripMs] as [number, number], stall, seed: seed * 7919 + 4 };
+				const { result } = await onControlledClock(async () => await spikeAcrossWorkers(options));
+				if (result.mostRefusedInOneWindow > 1) moreThanOne.push({ seed, most: result.mostRefusedInOneWindow });
+			}
+			expect(moreThanOne).toEqual([]);
+		},
+		60_000,
 	);
 
 	it.each([2, 4])(

@@ -18,7 +18,8 @@ const ONE_AT_A_TIME_HEADROOM = 2;
  * figure is as fresh as it gets); `answers` so far in this window; `tailTaken`: its one tail call of this window;
  * `othersLastWindow`: the others' calls counted in the last window (none in the first, where others may yet join
  * unseen); `oneAtATime`: its calls in a window's length one at a time, at its usual trip (0: not known); `stale`: no
- * answer came for longer than that trip, so the others may have used up what the last one announced.
+ * answer came for longer than that trip, or the last ones came late (held behind a stall), so the others may have used
+ * up what they announced.
  */
 export interface ShareInput {
 	announced: number; idle: boolean; answers: number; tailTaken: boolean;
@@ -64,6 +65,8 @@ export class OthersEstimate {
 	private othersLastWindow?: number;
 	private tripMs?: number;
 	private lastAnswerAt?: number;
+	/** When an answer came held past twice the usual trip (behind a stall): its figure is stale until a later call's answer. */
+	private lateSince?: number;
 
 	constructor(private readonly windowMs = 0) {}
 
@@ -75,6 +78,8 @@ export class OthersEstimate {
 	observe(limit: number, remaining: number, tripMs: number): void {
 		this.ownCounted += 1;
 		this.counted = Math.max(this.counted, limit - remaining);
+		if (this.tripMs !== undefined && tripMs > 2 * this.tripMs) this.lateSince = Date.now();
+		else if (Date.now() - tripMs >= (this.lateSince ?? Infinity)) this.lateSince = undefined;
 		this.tripMs = this.tripMs === undefined ? tripMs : (3 * this.tripMs + Math.min(tripMs, 2 * this.tripMs)) / 4;
 	}
 
@@ -85,18 +90,13 @@ export class OthersEstimate {
 	private othersCounted = (): number => Math.max(0, this.counted - this.ownCounted);
 
 	/** A call was reserved out of `announced`: the tail call is taken once per window. */
-	reserved(announced: number, idle: boolean): void {
-		if (tailCall(this.input(announced, idle)) === 1) this.tailTaken = true;
-	}
-
-	get othersPerOwnCall(): number {
-		return this.ownCounted === 0 ? 0 : this.othersCounted() / this.ownCounted;
-	}
+	reserved = (announced: number, idle: boolean): unknown => tailCall(this.input(announced, idle)) === 1 && (this.tailTaken = true);
+	get othersPerOwnCall(): number { return this.ownCounted === 0 ? 0 : this.othersCounted() / this.ownCounted; }
 
 	private input(announced: number, idle: boolean): ShareInput {
-		const { answers, othersPerOwnCall, tailTaken, othersLastWindow, windowMs, tripMs, lastAnswerAt } = this;
+		const { answers, othersPerOwnCall, tailTaken, othersLastWindow, windowMs, tripMs, lastAnswerAt, lateSince } = this;
 		const oneAtATime = tripMs === undefined || !(windowMs > 0) ? 0 : windowMs / Math.max(1, tripMs);
-		const stale = tripMs !== undefined && lastAnswerAt !== undefined && Date.now() - lastAnswerAt > tripMs;
+		const stale = lateSince !== undefined || (tripMs !== undefined && lastAnswerAt !== undefined && Date.now() - lastAnswerAt > tripMs);
 		return { announced, idle, answers, othersPerOwnCall, tailTaken, othersLastWindow, oneAtATime, stale };
 	}
 }
