@@ -12,6 +12,7 @@ const OTHERS_STALENESS = 2;
 
 /** One call at a time is enough while all the clients, each so, would still send what is left this many times over. */
 const ONE_AT_A_TIME_HEADROOM = 2;
+const STALLED_TRIP_FACTOR = 2;
 
 /**
  * `announced`: the lowest remaining announced in this window; `idle`: none of this process's calls is in flight (its
@@ -65,7 +66,7 @@ export class OthersEstimate {
 	private othersLastWindow?: number;
 	private tripMs?: number;
 	private lastAnswerAt?: number;
-	/** When an answer came held past twice the usual trip (behind a stall): its figure is stale until a later call's answer. */
+	/** When an answer came held behind a stall (past `STALLED_TRIP_FACTOR` usual trips): stale until a later call's answer. */
 	private lateSince?: number;
 
 	constructor(private readonly windowMs = 0) {}
@@ -73,14 +74,14 @@ export class OthersEstimate {
 	/**
 	 * An answer of this window announced `remaining`. Own calls still in flight may explain part of the highest
 	 * count, so until they answer the others are overestimated, never under: answers out of order mislead nobody.
-	 * `tripMs` from reservation to answer goes into the usual trip, a stall counted as twice the usual at most.
+	 * `tripMs` from reservation to answer goes into the usual trip, a stall counted as `STALLED_TRIP_FACTOR` trips.
 	 */
 	observe(limit: number, remaining: number, tripMs: number): void {
 		this.ownCounted += 1;
 		this.counted = Math.max(this.counted, limit - remaining);
-		if (this.tripMs !== undefined && tripMs > 2 * this.tripMs) this.lateSince = Date.now();
+		if (this.tripMs !== undefined && tripMs > STALLED_TRIP_FACTOR * this.tripMs) this.lateSince = Date.now();
 		else if (Date.now() - tripMs >= (this.lateSince ?? Infinity)) this.lateSince = undefined;
-		this.tripMs = this.tripMs === undefined ? tripMs : (3 * this.tripMs + Math.min(tripMs, 2 * this.tripMs)) / 4;
+		this.tripMs = this.tripMs === undefined ? tripMs : (3 * this.tripMs + Math.min(tripMs, STALLED_TRIP_FACTOR * this.tripMs)) / 4;
 	}
 
 	answered = (): unknown => Object.assign(this, { answers: this.answers + 1, lastAnswerAt: Date.now() });

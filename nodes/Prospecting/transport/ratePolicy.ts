@@ -124,6 +124,7 @@ export class RateBudget {
 		(reservation === undefined || reservation.window === this.windowNumber) && (this.window.asking = false);
 	private pace = (): number => Math.max(1, Math.floor(this.limit / Math.max(1, this.settings.clients)));
 	private windowEnd = (): number | undefined => (this.headed ? this.window.end(this.settings.windowMs, this.resetLagMs) : undefined);
+	private announced = (): number => this.window.announced(this.inFlight);
 
 	/** The full limit again, less the calls still in flight, which may be counted in the new window. */
 	private turnWindow(): void {
@@ -132,8 +133,6 @@ export class RateBudget {
 		this.windowNumber += 1;
 		this.others.turn();
 	}
-
-	private announced = (): number => this.window.announced(this.inFlight);
 
 	/** Records the answer of a reserved call. */
 	settle(reservation: Reservation | undefined, answer: RateAnswer): void {
