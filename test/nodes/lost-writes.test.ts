@@ -43,7 +43,7 @@ it('webhook create: a lost answer before commit is not repeated, and the error s
 	expect(sandbox.control.webhooks()).toHaveLength(0);
 	expect(writes()).toHaveLength(1);
 	expect(description(run.error)).toMatch(
-		/No webhook with this name and URL is listed yet, but the service may still create it .* Check with Webhook → Get Many before running this item again/,
+		/No new webhook with this name and URL is listed yet, but the service may still create it .* Check with Webhook → Get Many before running this item again/,
 	);
 	expect(description(run.error)).not.toMatch(/safe to run/);
 });

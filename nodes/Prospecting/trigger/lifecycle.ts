@@ -2,6 +2,7 @@ import type { IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isResponseLostError } from '../transport';
+import { outcomeOf, withOutcome } from '../transport/outcome';
 import { EventListError, sameEvents, subscribedEvents } from './events';
 import { forgetWebhook, isComplete, keepWebhook, keptEntry } from './keptWebhooks';
 import { createRemoteWebhook, deleteRemoteWebhook, listRemoteWebhooks, sameUrl } from './remoteWebhooks';
@@ -133,10 +134,13 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 	try {
 		await removeWebhooksForUrl(this, url);
 	} catch (error) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Could not register the webhook: the service's webhook list could not be read or cleaned up: ${reasonOf(error)}`,
-			{ description: 'No webhook was created. Activate the workflow again once the service answers.' },
+		throw withOutcome(
+			new NodeOperationError(
+				this.getNode(),
+				`Could not register the webhook: the service's webhook list could not be read or cleaned up: ${reasonOf(error)}`,
+				{ description: 'No webhook was created. Activate the workflow again once the service answers.' },
+			),
+			'notSent',
 		);
 	}
 
@@ -149,10 +153,11 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 		const late = isResponseLostError(error)
 			? ' The service may still register the lost webhook later: its deliveries are refused (its secret is unknown), and the next activation removes it before creating one.'
 			: '';
-		throw new NodeOperationError(
-			this.getNode(),
-			`Could not register the webhook with the service: ${reasonOf(error)}`,
-			{ description: `${cleanup}${late}` },
+		throw withOutcome(
+			new NodeOperationError(this.getNode(), `Could not register the webhook with the service: ${reasonOf(error)}`, {
+				description: `${cleanup}${late}`,
+			}),
+			outcomeOf(error) ?? 'unknown',
 		);
 	}
 
@@ -189,8 +194,10 @@ async function cleanUpAfterFailedCreate(context: IHookFunctions, url: string): P
 }
 
 /**
- * delete: removes the kept webhook. A 404 counts as success. Any other failure is raised and the
- * entry stays kept, so the next activation finds it and reuses or replaces it.
+ * delete: removes the kept webhook. A 404 counts as success, and so does a delete whose answer was lost when the
+ * webhook is no longer listed. Any other failure is raised and the entry stays kept, so the next activation finds
+ * it and reuses or replaces it. n8n only logs the error of a deactivation and shows the user a normal one, and
+ * once the workflow is deleted nobody holds the webhook's id: a warning in n8n's log names it.
  */
 export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
@@ -205,15 +212,31 @@ export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
 	try {
 		await deleteRemoteWebhook.call(this, kept.id);
 	} catch (error) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Could not remove webhook ${kept.id} from the service: ${reasonOf(error)}`,
-			{
+		if (isResponseLostError(error) && !(await isStillListed(this, kept.id))) {
+			forgetWebhook(staticData, url);
+			return true;
+		}
+		const reason = reasonOf(error);
+		this.logger.warn(
+			`Prospecting Trigger: webhook ${kept.id} could not be deleted from the service when workflow ${JSON.stringify(this.getWorkflow().name ?? this.getWorkflow().id)} was deactivated, and it may still send deliveries to ${url} (${reason}). The next activation of this workflow removes or reuses it; if the workflow is deleted, delete the webhook with the Prospecting node (Webhook → Get Many, then Webhook → Delete with id ${kept.id}).`,
+		);
+		throw withOutcome(
+			new NodeOperationError(this.getNode(), `Could not remove webhook ${kept.id} from the service: ${reason}`, {
 				description:
 					'The webhook may still be registered. The next activation of this workflow removes or reuses it; it can also be deleted in the service or with the Prospecting node (Webhook > Delete).',
-			},
+			}),
+			outcomeOf(error) ?? 'unknown',
 		);
 	}
 	forgetWebhook(staticData, url);
 	return true;
+}
+
+/** After a delete whose answer was lost: listed still (or the list cannot be read) means not known to be gone. */
+async function isStillListed(context: IHookFunctions, id: string): Promise<boolean> {
+	try {
+		return (await listRemoteWebhooks.call(context)).some((webhook) => webhook.id === id);
+	} catch {
+		return true;
+	}
 }

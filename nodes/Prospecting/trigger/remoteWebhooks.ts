@@ -1,9 +1,9 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { unwrapRecord } from '../shared/records';
 import { listWebhooks } from '../shared/webhooks';
-import { prospectingApiRequest } from '../transport';
+import type { ProspectingRequestOptions } from '../transport';
+import { asNodeError, prospectingApiRequest } from '../transport';
 
 /** A webhook as the service lists it. The secret is never part of a listing. */
 export interface RemoteWebhook {
@@ -54,9 +54,9 @@ export async function createRemoteWebhook(
 	this: IHookFunctions,
 	body: { name: string; url: string; events: string[] },
 ): Promise<Partial<CreatedWebhook>> {
-	const response = (await prospectingApiRequest.call(this, 'POST', '/webhooks', {
-		body,
-	})) as unknown;
+	// An answer without the created record (a proxy's page, an empty body) leaves the outcome unknown.
+	const options: ProspectingRequestOptions & { expect: 'recordWithId' } = { body, expect: 'recordWithId' };
+	const response = (await prospectingApiRequest.call(this, 'POST', '/webhooks', options)) as unknown;
 	const webhook = unwrapRecord(response) ?? {};
 	return {
 		id: webhook.id === undefined || webhook.id === null ? undefined : String(webhook.id),
@@ -75,6 +75,7 @@ export async function deleteRemoteWebhook(
 		return 'deleted';
 	} catch (error) {
 		if (httpStatusOf(error) === 404) return 'already gone';
-		throw new NodeOperationError(this.getNode(), error as Error);
+		// As it is: its outcome (was the delete applied?) is what the caller decides on.
+		throw asNodeError(this.getNode(), error);
 	}
 }

@@ -1,8 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../shared/records';
 import { asNodeError, isResponseLostError, prospectingApiRequest, withNote } from '../../transport';
+import { withOutcome } from '../../transport/outcome';
 import { guardWrite } from '../dryRun';
+import { onceInExecution } from '../helpers/writeOnce';
 import { writeOperationDescription } from '../dryRun.description';
 import { idText, writeSettings } from '../parameters';
 import { pathSegment } from '../pathSegment';
@@ -74,26 +77,52 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		request: { method: 'POST', path: `/routines/${routineId}/lead`, body },
 	});
 	if (dryRun) return dryRun;
-	let response: unknown;
-	try {
-		response = await prospectingApiRequest.call(this, 'POST', `/routines/${routineId}/lead`, {
-			...settings,
-			body,
-			recordLabel: `Routine "${String(rawRoutineId).trim()}" or lead "${leadId}"`,
-		});
-	} catch (error) {
-		if (!isResponseLostError(error)) throw asNodeError(this.getNode(), error);
-		// No read tells whether a lead is in a routine, and a second add may start the same person twice.
-		throw withNote(
-			this.getNode(),
-			error,
-			`The lead may have been added (or may still be added by a slow service). Check in the app, or with Prospection → Get Many filtered by Lead ID ${leadId} when prospecting starts on adding, before running this item again.`,
+	const path = `/routines/${routineId}/lead`;
+	const howToCheck = `Check in the app, or with Prospection → Get Many filtered by Lead ID ${leadId} when prospecting starts on adding, before running this item again.`;
+	if (this.getMode() === 'retry') {
+		// A retried execution runs this item again from the stored input, and no read tells whether the lead is
+		// already in the routine: the add is sent, and may add it a second time.
+		this.logger.warn(
+			`Prospecting: Routine Add Lead of lead ${leadId} runs again in a retried execution; whether the failed execution already added it is not known (no read can tell), so it may be added twice. ${howToCheck}`,
 		);
 	}
-	// The answer's shape is not published: pass it on when there is one, otherwise say what was done.
-	const record = unwrapRecord(response);
-	if (record && Object.keys(record).length > 0) return [{ json: record }];
-	const result: IDataObject = { routineId: String(rawRoutineId).trim(), leadId, added: true };
-	if (responsibleId) result.responsibleId = responsibleId;
-	return [{ json: result }];
+	const send = async (): Promise<INodeExecutionData[]> => {
+		let response: unknown;
+		try {
+			response = await prospectingApiRequest.call(this, 'POST', path, {
+				...settings,
+				body,
+				recordLabel: `Routine "${String(rawRoutineId).trim()}" or lead "${leadId}"`,
+			});
+		} catch (error) {
+			if (!isResponseLostError(error)) throw asNodeError(this.getNode(), error);
+			// No read tells whether a lead is in a routine, and a second add may start the same person twice.
+			throw withNote(
+				this.getNode(),
+				withOutcome(error, 'unknown'),
+				`The lead may have been added (or may still be added by a slow service). ${howToCheck}`,
+			);
+		}
+		// The answer's shape is not published: pass it on when there is one, otherwise say what was done.
+		const record = unwrapRecord(response);
+		if (record && Object.keys(record).length > 0) return [{ json: record }];
+		const result: IDataObject = { routineId: String(rawRoutineId).trim(), leadId, added: true };
+		if (responsibleId) result.responsibleId = responsibleId;
+		return [{ json: result }];
+	};
+	// An earlier try of this execution (n8n's Retry On Fail) whose answer was lost: never sent again.
+	const afterUnknown = async (): Promise<INodeExecutionData[]> => {
+		throw withOutcome(
+			new NodeOperationError(
+				this.getNode(),
+				`Lead ${leadId} may have been added to the routine: an earlier try of this node sent it and its answer was lost`,
+				{
+					itemIndex: i,
+					description: `It was not sent again, as a second add may start prospecting the same person twice. ${howToCheck} (item ${i}, POST ${path})`,
+				},
+			),
+			'unknown',
+		);
+	};
+	return await onceInExecution.call(this, i, { method: 'POST', path, body }, send, afterUnknown);
 }

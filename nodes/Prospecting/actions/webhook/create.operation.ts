@@ -1,11 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { EVENT_KIND_RULE, isEventKind } from '../../shared/eventKinds';
 import { unwrapRecord } from '../../shared/records';
 import { listWebhooks } from '../../shared/webhooks';
+import type { ProspectingRequestOptions } from '../../transport';
 import { asNodeError, isResponseLostError, prospectingApiRequest, withNote } from '../../transport';
+import { withOutcome } from '../../transport/outcome';
 import { additionalFieldsCollection } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
+import { onceInExecution } from '../helpers/writeOnce';
 import { writeOperationDescription } from '../dryRun.description';
 import { inputError } from '../inputError';
 import { multiValues, quoted, requireValue, textValue, writeSettings } from '../parameters';
@@ -61,6 +65,9 @@ const properties: INodeProperties[] = [
 /** Longer addresses are refused by most servers and proxies. */
 const MAX_URL_LENGTH = 2000;
 
+const CHECK_BEFORE_AGAIN =
+	'Check with Webhook → Get Many before running this item again: a second webhook would double every delivery.';
+
 export const description = writeOperationDescription('webhook', 'create', properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
@@ -113,27 +120,99 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	});
 	if (dryRun) return dryRun;
 
-	try {
-		const response = await prospectingApiRequest.call(this, 'POST', '/webhooks', {
+	const request = { method: 'POST', path: '/webhooks', body: { name, url, events } };
+	const sameWebhook = (webhook: IDataObject) => webhook.url === url && webhook.name === name;
+	const listed = async (): Promise<IDataObject[]> => (await listWebhooks.call(this, settings)).filter(sameWebhook);
+	const checkFirst = async (why: string): Promise<string[]> => {
+		try {
+			return (await listed()).map((webhook) => String(webhook.id));
+		} catch (readError) {
+			throw withOutcome(
+				withNote(
+					this.getNode(),
+					readError,
+					`The webhook was not created: ${why}, and the list of webhooks (GET /webhooks) could not be read. Run this item again once the service answers.`,
+				),
+				'notSent',
+			);
+		}
+	};
+
+	const send = async (): Promise<INodeExecutionData[]> => {
+		// Listed before sending, so that after a lost answer only a webhook new since then is named as this item's:
+		// an older one with the same name and URL is the user's, and deleting it would stop its deliveries.
+		const retried = this.getMode() === 'retry';
+		const listedBefore = await checkFirst(
+			retried
+				? 'this is a retried execution, which checks for the webhook first'
+				: 'it is checked against the list before sending',
+		);
+		if (retried && listedBefore.length > 0) {
+			// A retried execution runs this item again from its stored input: the failed execution may have created
+			// the webhook, whose secret cannot be read again, and a second one would double every delivery.
+			throw withOutcome(
+				new NodeOperationError(
+					this.getNode(),
+					`A webhook named ${quoted(name)} for ${quoted(url)} already exists (id ${listedBefore.join(', ')}): not created again`,
+					{
+						itemIndex: i,
+						description: `This is a retried execution, and a second webhook would double every delivery. The secret of the existing webhook was shown only when it was created and cannot be read again: if it was not stored, delete the webhook (Webhook → Delete) and run this item again. (item ${i}, POST /webhooks)`,
+					},
+				),
+				'notSent',
+			);
+		}
+		const before = new Set(listedBefore);
+		const options: ProspectingRequestOptions & { expect: 'recordWithId' } = {
 			...settings,
 			body: { name, url, events },
-		});
-		return [{ json: unwrapRecord(response) ?? {} }];
-	} catch (error) {
-		if (!isResponseLostError(error)) throw asNodeError(this.getNode(), error);
-		// A second webhook would double every delivery, and the secret cannot be read again: never sent again,
-		// and the item says what a read of the list shows.
-		let note: string;
+			expect: 'recordWithId',
+		};
 		try {
-			const existing = (await listWebhooks.call(this, settings)).find(
-				(webhook) => webhook.url === url && webhook.name === name,
-			);
-			note = existing
-				? `The webhook was created (id ${String(existing.id)}), but its secret was in the lost answer and cannot be read again. Delete it and create it once more.`
-				: 'No webhook with this name and URL is listed yet, but the service may still create it (a slow service can apply a write after its answer was lost). Check with Webhook → Get Many before running this item again: a second webhook would double every delivery.';
-		} catch (readError) {
-			note = `The webhook list could not be read (${asNodeError(this.getNode(), readError).message}), so whether the webhook was created is not known. Check with Webhook → Get Many before running this item again: a second webhook would double every delivery.`;
+			const response = await prospectingApiRequest.call(this, 'POST', '/webhooks', options);
+			return [{ json: unwrapRecord(response) ?? {} }];
+		} catch (error) {
+			if (!isResponseLostError(error)) throw asNodeError(this.getNode(), error);
+			throw withNote(this.getNode(), withOutcome(error, 'unknown'), await afterLoss(before));
 		}
-		throw withNote(this.getNode(), error, note);
-	}
+	};
+
+	/** What a read of the list shows after a lost answer, for the error's description. */
+	const afterLoss = async (before: Set<string>): Promise<string> => {
+		let now: IDataObject[];
+		try {
+			now = await listed();
+		} catch (readError) {
+			return `The webhook list could not be read (${asNodeError(this.getNode(), readError).message}), so whether the webhook was created is not known. ${CHECK_BEFORE_AGAIN}`;
+		}
+		const fresh = now.filter((webhook) => !before.has(String(webhook.id))).map((webhook) => String(webhook.id));
+		const older =
+			before.size > 0
+				? ` Webhook ${[...before].join(', ')} with this name and URL existed before this item was sent and is not the one it created: keep it.`
+				: '';
+		if (fresh.length === 1) {
+			return `The webhook was created (id ${fresh[0]}), but its secret was in the lost answer and cannot be read again. Delete it and create it once more.${older}`;
+		}
+		if (fresh.length > 1) {
+			return `Webhooks ${fresh.join(', ')} with this name and URL were created since this item was sent (another workflow may create them too); one of them is this item's, and its secret cannot be read again. Check with Webhook → Get Many.${older}`;
+		}
+		return `No new webhook with this name and URL is listed yet, but the service may still create it (a slow service can apply a write after its answer was lost). ${CHECK_BEFORE_AGAIN}${older}`;
+	};
+
+	// An earlier try of this execution (n8n's Retry On Fail) whose answer was lost: never sent again.
+	const afterUnknown = async (): Promise<INodeExecutionData[]> => {
+		throw withOutcome(
+			new NodeOperationError(
+				this.getNode(),
+				`The webhook ${quoted(name)} may have been created: an earlier try of this node sent it and its answer was lost`,
+				{
+					itemIndex: i,
+					description: `It was not sent again. If it was created, its secret was in the lost answer and cannot be read again: delete it and create it once more. ${CHECK_BEFORE_AGAIN} (item ${i}, POST /webhooks)`,
+				},
+			),
+			'unknown',
+		);
+	};
+
+	return await onceInExecution.call(this, i, request, send, afterUnknown);
 }

@@ -1,9 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../shared/records';
 import { listWebhooks } from '../../shared/webhooks';
 import { asNodeError, isResponseLostError, prospectingApiRequest, withNote } from '../../transport';
+import { withOutcome } from '../../transport/outcome';
 import { guardWrite } from '../dryRun';
+import { onceInExecution } from '../helpers/writeOnce';
 import { writeOperationDescription } from '../dryRun.description';
 import { quoted, writeSettings } from '../parameters';
 import { pathSegment } from '../pathSegment';
@@ -65,37 +68,75 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		},
 	});
 	if (dryRun) return dryRun;
+	const path = `/webhooks/${id}`;
 	const remove = async () =>
-		await prospectingApiRequest.call(this, 'DELETE', `/webhooks/${id}`, {
+		await prospectingApiRequest.call(this, 'DELETE', path, {
 			...settings,
 			recordLabel: `Webhook "${plainId}"`,
 		});
 	const isListed = async () =>
 		(await listWebhooks.call(this, settings)).some((webhook) => String(webhook.id) === plainId);
-	let response: unknown;
-	try {
-		response = await remove();
-	} catch (error) {
-		if (!isResponseLostError(error)) throw asNodeError(this.getNode(), error);
-		// Whether the deletion happened is a read away. Deleting by id again cannot remove anything else: when the
-		// webhook is still listed (a slow service may not have applied it yet), the delete is sent once more and a
-		// 404 then means the first one got there.
-		if (await isListed()) {
-			try {
-				response = await remove();
-			} catch (again) {
-				if (!isResponseLostError(again) && !isNotFound(again)) throw asNodeError(this.getNode(), again);
-				if (isResponseLostError(again) && (await isListed())) {
-					throw withNote(
-						this.getNode(),
-						again,
-						'The delete was sent twice and the answer was lost both times; the webhook is still listed. A slow service may still delete it: check with Webhook → Get Many, and run this item again if it is still there (deleting it twice does no harm).',
-					);
-				}
-				response = undefined;
-			}
-		} else response = undefined;
-	}
-	const record = unwrapRecord(response) ?? {};
-	return [{ json: { id: plainId, deleted: true, ...record } }];
+	const deleted = (response?: unknown): INodeExecutionData[] => [
+		{ json: { id: plainId, deleted: true, ...(unwrapRecord(response) ?? {}) } },
+	];
+	// A retried execution runs this item again from its stored input: a 404 then is the failed execution's delete.
+	const retried = this.getMode() === 'retry';
+
+	/** Whether the webhook is still listed after a delete whose answer was lost; a failed read leaves it unknown. */
+	const stillListed = async (lost: unknown): Promise<boolean> => {
+		try {
+			return await isListed();
+		} catch (readError) {
+			throw withNote(
+				this.getNode(),
+				withOutcome(lost, 'unknown'),
+				`The webhook list could not be read (${asNodeError(this.getNode(), readError).message}), so whether the webhook was deleted is not known: check with Webhook → Get Many, and run this item again if it is still there (deleting it twice does no harm).`,
+			);
+		}
+	};
+
+	const send = async (): Promise<INodeExecutionData[]> => {
+		try {
+			return deleted(await remove());
+		} catch (error) {
+			if (retried && isNotFound(error)) return deleted();
+			if (!isResponseLostError(error)) throw asNodeError(this.getNode(), error);
+			// Whether the deletion happened is a read away. Deleting by id again cannot remove anything else: when the
+			// webhook is still listed (a slow service may not have applied it yet), the delete is sent once more and a
+			// 404 then means the first one got there.
+			if (!(await stillListed(error))) return deleted();
+		}
+		try {
+			return deleted(await remove());
+		} catch (again) {
+			if (isNotFound(again)) return deleted();
+			// The first delete may still be applied by a slow service, whatever the second one met.
+			if (!isResponseLostError(again)) throw withOutcome(asNodeError(this.getNode(), again), 'unknown');
+			if (!(await stillListed(again))) return deleted();
+			throw withNote(
+				this.getNode(),
+				withOutcome(again, 'unknown'),
+				'The delete was sent twice and the answer was lost both times; the webhook is still listed. A slow service may still delete it: check with Webhook → Get Many, and run this item again if it is still there (deleting it twice does no harm).',
+			);
+		}
+	};
+
+	// An earlier try of this execution (n8n's Retry On Fail) ended with its outcome unknown: the list tells.
+	const afterUnknown = async (): Promise<INodeExecutionData[]> => {
+		const unknown = withOutcome(
+			new NodeOperationError(
+				this.getNode(),
+				`Webhook ${quoted(plainId)} may not be deleted yet: an earlier try of this node sent its delete and the answer was lost`,
+				{
+					itemIndex: i,
+					description: `It was not sent again in this execution. A slow service may still delete it: check with Webhook → Get Many, and run this item again if it is still there (deleting it twice does no harm). (item ${i}, DELETE ${path})`,
+				},
+			),
+			'unknown',
+		);
+		if (!(await stillListed(unknown))) return deleted();
+		throw unknown;
+	};
+
+	return await onceInExecution.call(this, i, { method: 'DELETE', path }, send, afterUnknown);
 }
