@@ -38,11 +38,11 @@ it('a create dropped before the commit is not sent again: the searches find noth
 		connection,
 	);
 	expect(run.error?.message).toBe(
-		'The lead for joana.before@example.com may exist: the answer to its create was lost, and it was not sent again',
+		'The lead for joana.before@example.com may exist: the outcome of its create is unknown, and it was not sent again',
 	);
 	const description = String((run.error as { description?: string }).description);
-	expect(description).toMatch(/^Tried: POST \/leads sent; its answer was lost \(The answer to POST \/leads was lost: the connection was reset\)\.$/m);
-	expect(description).toMatch(/^3 searches over [\d.]+ s \(GET \/leads\?search=joana\.before@example\.com\) found no lead with this contact\.$/m);
+	expect(description).toMatch(/^Tried: POST \/leads sent; its outcome is unknown \(The answer to POST \/leads was lost: the connection was reset\)\.$/m);
+	expect(description).toMatch(/^3 searches over [\d.]+ s \(GET \/leads\?search=joana\.before@example\.com\) found no lead this create sent \(one created since the send, with every field sent\)\.$/m);
 	expect(description).toMatch(/Check before running this item again: search for joana\.before@example\.com/);
 	expect(description).not.toMatch(/safe to run/);
 	expect(description).toMatch(/\(item 0, POST \/leads\)$/);
@@ -86,10 +86,10 @@ it('with Send Again If Not Found off, reports the lost create per item as a lead
 		{ ...connection, continueOnFail: true },
 	);
 	expect(run.items[0].json.error).toBe(
-		'The lead for joana.noretry@example.com may exist: the answer to its create was lost, and it was not sent again',
+		'The lead for joana.noretry@example.com may exist: the outcome of its create is unknown, and it was not sent again',
 	);
 	expect(String(run.items[0].json.description)).toMatch(
-		/^1 search over 0 s \(GET \/leads\?search=joana\.noretry@example\.com\) found no lead with this contact\.$/m,
+		/^1 search over 0 s \(GET \/leads\?search=joana\.noretry@example\.com\) found no lead this create sent \(one created since the send, with every field sent\)\.$/m,
 	);
 	expect(leadsWithEmail('joana.noretry@example.com')).toHaveLength(0);
 	expect(posts()).toHaveLength(1);

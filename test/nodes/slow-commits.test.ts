@@ -83,11 +83,11 @@ describe('Lead Create, defaults', () => {
 		const started = Date.now();
 		const run = await runNode(createLead(email), { ...connection, continueOnFail: true });
 		expect(run.items[0].json.error).toBe(
-			`The lead for ${email} may exist: the answer to its create was lost, and it was not sent again`,
+			`The lead for ${email} may exist: the outcome of its create is unknown, and it was not sent again`,
 		);
 		const text = String(run.items[0].json.description);
 		expect(text).toMatch(
-			/^Tried: POST \/leads sent; its answer was lost \(The answer to POST \/leads was lost: the request timed out\)\.$/m,
+			/^Tried: POST \/leads sent; its outcome is unknown \(The answer to POST \/leads was lost: the request timed out\)\.$/m,
 		);
 		expect(text).toMatch(/^\d+ searches over [\d.]+ s \(GET \/leads\?search=lenta\.tarde@example\.com\) found no lead/m);
 		expect(text).not.toMatch(/safe to run/);
@@ -128,10 +128,10 @@ describe('Lead Create, defaults', () => {
 		sandbox.control.injectFault({ kind: 'status', status: 503, count: 5, methods: ['GET'] });
 		const run = await runNode(createLead('busca.falhou@example.com', { lostLeadSearch: 0 }), connection);
 		expect(run.error?.message).toBe(
-			'The lead for busca.falhou@example.com may exist: the answer to its create was lost, and it was not sent again',
+			'The lead for busca.falhou@example.com may exist: the outcome of its create is unknown, and it was not sent again',
 		);
 		expect(description(run.error)).toMatch(
-			/^1 search over 0 s \(GET \/leads\?search=busca\.falhou@example\.com\): the last one failed \(The service failed to process the request \(503\) after 5 attempts\), so whether the lead exists is not known\.$/m,
+			/^1 search over 0 s \(GET \/leads\?search=busca\.falhou@example\.com\): every one failed \(The service failed to process the request \(503\) after 5 attempts\), so whether the lead exists is not known\.$/m,
 		);
 		expect(description(run.error)).not.toMatch(/safe to run/);
 		expect(methods().filter((method) => method === 'POST')).toHaveLength(1);

@@ -8,6 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { MultiValueFormat } from '../transport';
 import { buildQuery, credentialsOf, normaliseBaseUrl, redactText, redactValue } from '../transport';
+import { withOutcome } from '../transport/outcome';
 import { inputError } from './inputError';
 
 /** The node's Dry Run parameter. */
@@ -146,7 +147,7 @@ export async function guardWrite(
 	if (decision.action === 'ask') {
 		// Nothing would be written anyway (e.g. the lead exists): there is nothing to ask about.
 		if (guard.noRequest) return undefined;
-		throw new NodeOperationError(
+		throw withOutcome(new NodeOperationError(
 			this.getNode(),
 			`${guard.operation} would write to production: ${method} ${path} changes the account's real data, and the service has no test environment. Nothing was sent (item ${guard.itemIndex})`,
 			{
@@ -154,7 +155,7 @@ export async function guardWrite(
 				description:
 					'The Prospecting API credential\'s "Writes in Manual Runs" is "Stop With Error". To send this write from the editor, set this node\'s "Dry Run" to "Always Send" (this node only) or the credential\'s "Writes in Manual Runs" to "Send to Production" (every node using it). To see the request without sending it, choose "Dry Run" in either place. Active workflows are not affected: they always send.',
 			},
-		);
+		), 'notSent');
 	}
 
 	const baseUrl = normaliseBaseUrl(credentials?.baseUrl);

@@ -2,6 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { redactText } from '../transport';
+import type { WriteOutcome } from '../transport/outcome';
+import { outcomeOf, withOutcome } from '../transport/outcome';
 import * as conversationThread from './conversationThread';
 import * as customField from './customField';
 import * as lead from './lead';
@@ -29,6 +31,17 @@ function findOperation(resource: string, operation: string): Operation | undefin
 	return typeof candidate?.execute === 'function' ? candidate : undefined;
 }
 
+/** Operations that write: their errors say what the write did to the service's data. */
+const WRITE_OPERATIONS = new Set(['lead.create', 'routine.addLead', 'webhook.create', 'webhook.delete']);
+
+/**
+ * What a failed write did, for a workflow to branch on: the outcome its error carries, or 'unknown' when nothing
+ * proves it (an error the node did not mark may have come after the send).
+ */
+function writeOutcome(error: unknown): WriteOutcome {
+	return outcomeOf(error) ?? 'unknown';
+}
+
 /** The API key, to scrub it from errors that did not come from the transport. */
 async function apiKey(this: IExecuteFunctions): Promise<string | undefined> {
 	try {
@@ -49,6 +62,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const asTool = isToolForm.call(this);
 
 	for (let i = 0; i < items.length; i++) {
+		let isWrite = false;
 		try {
 			const resource = String(this.getNodeParameter('resource', i));
 			if (!Object.prototype.hasOwnProperty.call(resources, resource)) {
@@ -61,6 +75,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 			const operation = String(this.getNodeParameter('operation', i));
 			const handler = findOperation(resource, operation);
+			isWrite = WRITE_OPERATIONS.has(`${resource}.${operation}`);
 			if (!handler) {
 				throw new NodeOperationError(
 					this.getNode(),
@@ -90,13 +105,18 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 							},
 						);
 			if (error.context && error.context.itemIndex === undefined) error.context.itemIndex = i;
+			const outcome = isWrite ? writeOutcome(error) : undefined;
+			if (outcome) withOutcome(error, outcome);
 			if (asTool) {
 				// An agent's tool answers with the error as text, so the model can correct its arguments: n8n 1.x fails
 				// the whole agent run on a tool that throws.
 				// With Errors on "Raise as Tool Error" the tool fails instead (MCP clients see a tool error), with the
 				// message and the field in the message: n8n 1.x's MCP Server Trigger shows the message only.
 				const message = redactText(messageForAgent(String(error.message), error.description), secret);
-				if (raiseToolErrors.call(this, i)) throw new NodeOperationError(this.getNode(), message, { itemIndex: i });
+				if (raiseToolErrors.call(this, i)) {
+					const raised = new NodeOperationError(this.getNode(), message, { itemIndex: i });
+					throw outcome ? withOutcome(raised, outcome) : raised;
+				}
 				returnData.push({ json: { error: message }, pairedItem: { item: i } });
 				continue;
 			}
@@ -107,6 +127,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				};
 				if (error.description) json.description = redactText(String(error.description), secret);
 				if (error.httpCode) json.httpCode = String(error.httpCode);
+				if (outcome) json.outcome = outcome;
 				// With "On Error: Continue (using error output)" n8n routes an item to the error branch by its `error`
 				// (an item whose json has more keys than error/message/details would stay on the success branch).
 				const toErrorOutput = this.getNode().onError === 'continueErrorOutput';

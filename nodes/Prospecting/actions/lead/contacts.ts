@@ -157,6 +157,26 @@ export function contactKeys(contacts: LeadContacts): string[] {
 	];
 }
 
+/** Every lead the service's search returns for the first contact, oldest first (GET /leads?search=). */
+export async function searchByContact(
+	this: IExecuteFunctions,
+	contacts: LeadContacts,
+	settings: ProspectingRequestOptions,
+): Promise<IDataObject[]> {
+	const first = contacts.emails[0] ?? contacts.phones[0] ?? contacts.mobiles[0];
+	if (!first) return [];
+	return await prospectingApiPaginate.call(this, '/leads', {
+		...settings,
+		returnAll: true,
+		qs: { search: first.value, orderBy: 'createdAt', orderDirection: 'asc' },
+	});
+}
+
+/** The contact a message names for a lead: its first email, phone or mobile. */
+export function firstContact(contacts: LeadContacts): string {
+	return (contacts.emails[0] ?? contacts.phones[0] ?? contacts.mobiles[0])?.value ?? '';
+}
+
 /**
  * Looks for a lead with the same contact (and name, when given) with GET /leads?search=, as
  * the service advises before repeating a creation. Returns the oldest match.
@@ -167,12 +187,6 @@ export async function findExistingLead(
 	name: string,
 	settings: ProspectingRequestOptions,
 ): Promise<IDataObject | undefined> {
-	const first = contacts.emails[0] ?? contacts.phones[0] ?? contacts.mobiles[0];
-	if (!first) return undefined;
-	const candidates = await prospectingApiPaginate.call(this, '/leads', {
-		...settings,
-		returnAll: true,
-		qs: { search: first.value, orderBy: 'createdAt', orderDirection: 'asc' },
-	});
+	const candidates = await searchByContact.call(this, contacts, settings);
 	return candidates.find((record) => leadMatches(record, contacts, name));
 }

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../shared/records';
+import type { ProspectingRequestOptions } from '../../transport';
 import {
 	accountKey,
 	asNodeError,
@@ -9,18 +10,27 @@ import {
 	isResponseLostError,
 	prospectingApiRequest,
 } from '../../transport';
+import { outcomeOf } from '../../transport/outcome';
 import { cancelSignal, pause } from '../../transport/pause';
 import { writeOptions } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
 import { dryRunProperties } from '../dryRun.description';
+import { onceInExecution } from '../helpers/writeOnce';
 import { inputError } from '../inputError';
 import { booleanValue, secondsOption, textValue, writeSettings } from '../parameters';
 import type { LeadContacts } from './contacts';
 import { withKeysHeld } from './contactLock';
-import { collectContacts, contactKeys, findExistingLead } from './contacts';
+import { collectContacts, contactKeys, findExistingLead, firstContact, searchByContact } from './contacts';
+import type { LostLeadSearch } from './lostLead';
 import { DEFAULT_LOST_LEAD_SEARCH_SECONDS, lookForLostLead } from './lostLead';
 import { mayExistError } from './mayExist';
+import { checkBeforeRetry } from './retryCheck';
+import type { SentLead } from './sentLead';
+import { isTheLeadSent } from './sentLead';
+import { ServiceClock } from './serviceClock';
 import { simplifyLead, simplifyLeadProperties, simplifyLeadsWanted } from './simplify';
+import type { Unresolved } from './unresolved';
+import { markUnresolved, resolve, unresolvedOf } from './unresolved';
 
 const contactCollection = (
 	displayName: string,
@@ -129,7 +139,7 @@ const properties: INodeProperties[] = [
 			typeOptions: { minValue: 0 },
 			default: DEFAULT_LOST_LEAD_SEARCH_SECONDS,
 			description:
-				'When the answer to the create is lost (timeout, dropped connection, 502/504), how long to keep searching for the lead: a slow service may create it after the answer timed out. Searches are spread over this time; when none finds the lead, the item ends with an error saying it may exist.',
+				'When the outcome of the create is unknown (a timeout, a dropped connection, any 5xx answer, a 2xx without the lead), how long to keep searching for the lead before the item goes on: a slow service may create it after its answer was lost. Searches are spread over this time and only a lead created since the send, matching every field sent, counts; when none finds it, the item ends with an error saying it may exist.',
 		},
 		{
 			displayName: 'Send Again If Not Found (May Duplicate)',
@@ -137,7 +147,7 @@ const properties: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to send the lead once more when its answer was lost and no search found it. A service that creates it even later then ends with two leads. Off, the item ends with an error saying the lead may exist. A create that never reached the service (connection refused, unknown host) is sent once more either way.',
+				'Whether to send the lead once more when the outcome of its create is unknown and every search ran and found nothing (never when a search failed). A service that creates it even later then ends with two leads. Off, the item ends with an error saying the lead may exist. A create that never reached the service (connection refused, unknown host) is sent once more either way.',
 		},
 		{
 			displayName: 'Skip If a Lead With This Contact Exists',
@@ -145,7 +155,7 @@ const properties: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to search for a lead with the same contact (and name, when given) first, and return it instead of creating another',
+				'Whether to search for a lead with the same contact (and name, when given) first, and return it instead of creating another. While an earlier create for the contact may still be committed (it ended "may exist" in this n8n), the item ends "may exist" too rather than create a second lead.',
 		},
 	]),
 	...dryRunProperties,
@@ -157,6 +167,19 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 /** Pause before sending again a create that never reached the service (a refused connection may be a restart). */
 const NOT_SENT_PAUSE_MS = 1000;
+
+/** Whether the lead of an item was created by this node or already there (Skip If Exists, a lost answer's search, a retry). */
+export type LeadOutcome = 'created' | 'found';
+
+/** Options of the create request that T's transport reads; passed as a variable so older transports ignore them. */
+type CreateRequestOptions = ProspectingRequestOptions & {
+	expect?: 'recordWithId';
+	onServiceClock?: (offsetMs: number) => void;
+};
+
+function isUnknownOutcome(error: unknown): boolean {
+	return outcomeOf(error) === 'unknown' || isResponseLostError(error);
+}
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const name = textValue.call(this, i, 'name', this.getNodeParameter('name', i, ''));
@@ -201,15 +224,101 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (contacts.phones.length) body.phones = contacts.phones;
 	if (contacts.mobiles.length) body.mobiles = contacts.mobiles;
 	const request = { method: 'POST' as const, path: '/leads', body };
+	const sent: SentLead = { name, company, ...contacts };
+	const contact = firstContact(contacts);
 	const simplify = simplifyLeadsWanted.call(this, i);
-	const output = (lead: IDataObject): INodeExecutionData[] => [
-		{ json: simplify ? simplifyLead(lead) : lead },
+	const output = (lead: IDataObject, outcome: LeadOutcome): INodeExecutionData[] => [
+		{ json: { ...(simplify ? simplifyLead(lead) : lead), outcome } },
 	];
+	const node = this.getNode();
+	const account = await accountKey(this);
+	const keys = contactKeys(contacts).map((key) => `${account}|${key}`);
+	const clock = new ServiceClock();
+	const searchSettings: CreateRequestOptions = { ...settings, onServiceClock: clock.observe };
+
+	/** One look for the lead this item sent: created at or after the send, matching every field sent. */
+	const findSent = (earliestCreatedAt: () => number) => async () =>
+		(await searchByContact.call(this, contacts, searchSettings)).find((record) =>
+			isTheLeadSent(record, sent, earliestCreatedAt()),
+		);
+
+	/** Ends the item "may exist" and keeps its contacts unresolved for one more window (Skip If Exists). */
+	const mayExist = (
+		lost: unknown,
+		tried: string[],
+		search: LostLeadSearch,
+		doubt: Omit<Unresolved, 'until'>,
+	) => {
+		markUnresolved(keys, doubt, searchWindowMs);
+		return mayExistError(node, lost, { contact, tried, search, itemIndex: i });
+	};
+
+	const send = async (): Promise<INodeExecutionData[]> => {
+		const createOptions: CreateRequestOptions = {
+			...settings,
+			body,
+			expect: 'recordWithId',
+			onServiceClock: clock.observe,
+		};
+		// An unknown outcome leaves the lead in doubt: the service may have created it, or may still (a slow commit).
+		// Only an error that proves the request never reached the service, or the user's own choice after every
+		// search found nothing, sends it once more.
+		const tried: string[] = [];
+		for (let attempt = 1; ; attempt++) {
+			const sentAt = Date.now();
+			try {
+				const created = unwrapRecord(await prospectingApiRequest.call(this, 'POST', '/leads', createOptions)) ?? {};
+				return output(created, 'created');
+			} catch (error) {
+				if (isNotSentError(error) && attempt < 2) {
+					tried.push(`POST /leads did not reach the service (${asNodeError(node, error).message})`);
+					await pause(NOT_SENT_PAUSE_MS, cancelSignal(this));
+					continue;
+				}
+				if (!isUnknownOutcome(error)) throw asNodeError(node, error);
+				// The service has no duplicate protection: look for the lead long enough for a slow commit to show,
+				// taking only one created since this send (an older lead with the contact is not this one).
+				const earliest = () => clock.earliestCreatedAt(sentAt);
+				const search = await lookForLostLead.call(this, { contact, find: findSent(earliest), windowMs: searchWindowMs });
+				if (search.lead) {
+					resolve(keys);
+					return output(search.lead, 'found');
+				}
+				tried.push(
+					`POST /leads sent${attempt > 1 ? ' again' : ''}; its outcome is unknown (${asNodeError(node, error).message})`,
+				);
+				// A failed search may have missed the lead: sending again then could make a second one.
+				const sendAgain = retryWhenNotCreated && attempt < 2 && search.failures.length === 0;
+				if (!sendAgain) throw mayExist(error, tried, search, { sentAt, earliestCreatedAt: earliest() });
+			}
+		}
+	};
+
+	/** A later try of this node (n8n's Retry On Fail) after this item's outcome stayed unknown: look, never send. */
+	const lookAgain = async (): Promise<INodeExecutionData[]> => {
+		const doubt = unresolvedOf(keys);
+		// Without the earlier try's record (gone from memory), only a lead created from now on could be the one sent.
+		const earliestCreatedAt = doubt?.earliestCreatedAt ?? Date.now();
+		const search = await lookForLostLead.call(this, {
+			contact,
+			find: findSent(() => earliestCreatedAt),
+			windowMs: searchWindowMs,
+			from: doubt?.sentAt,
+		});
+		if (search.lead) {
+			resolve(keys);
+			return output(search.lead, 'found');
+		}
+		const tried = ['an earlier try of this node (Retry On Fail) sent POST /leads; its outcome stayed unknown'];
+		const lost = new NodeOperationError(node, `The lead for ${contact} may exist`, { itemIndex: i });
+		throw mayExist(lost, tried, search, { sentAt: doubt?.sentAt ?? Date.now(), earliestCreatedAt });
+	};
 
 	const searchAndCreate = async (): Promise<INodeExecutionData[]> => {
 		if (skipIfExists) {
 			const existing = await findExistingLead.call(this, contacts, name, settings);
 			if (existing) {
+				resolve(keys);
 				// Nothing would be written for real either; a dry run still says so in its own shape.
 				const dryRun = await guardWrite.call(this, {
 					operation: 'Lead Create',
@@ -219,7 +328,18 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 					wouldReturn: existing,
 					message: `Dry run: nothing was written. A lead with this contact exists (id ${String(existing.id ?? '?')}), so Lead Create would send nothing and return it (in wouldReturn).`,
 				});
-				return dryRun ?? output(existing);
+				return dryRun ?? output(existing, 'found');
+			}
+			// An earlier create for this contact ended "may exist" and its lead may still be committed: creating
+			// another now could make a second lead.
+			const doubt = unresolvedOf(keys);
+			if (doubt) {
+				const search = { searches: 1, spanSeconds: 0, failures: [] };
+				const tried = [
+					`an earlier execution in this n8n sent POST /leads for ${contact} ${Math.round((Date.now() - doubt.sentAt) / 1000)} s ago; its outcome is unknown, so this one did not send`,
+				];
+				const lost = new NodeOperationError(node, `The lead for ${contact} may exist`, { itemIndex: i });
+				throw mayExistError(node, lost, { contact, tried, search, itemIndex: i });
 			}
 		}
 
@@ -230,45 +350,17 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		});
 		if (dryRun) return dryRun;
 
-		const create = async () =>
-			unwrapRecord(
-				await prospectingApiRequest.call(this, 'POST', '/leads', {
-					...settings,
-					body,
-				}),
-			) ?? {};
-
-		const node = this.getNode();
-		// An answer that is lost leaves the outcome unknown: the service may have created the lead, or may still
-		// create it (a slow commit). Only an error that proves the request never reached the service, or the
-		// user's own choice after the searches found nothing, sends it once more.
-		const tried: string[] = [];
-		for (let send = 1; ; send++) {
-			try {
-				return output(await create());
-			} catch (error) {
-				if (isNotSentError(error) && send < 2) {
-					tried.push(`POST /leads did not reach the service (${asNodeError(node, error).message})`);
-					await pause(NOT_SENT_PAUSE_MS, cancelSignal(this));
-					continue;
-				}
-				if (!isResponseLostError(error)) throw asNodeError(node, error);
-				// The service has no duplicate protection: look for the lead long enough for a slow commit to show.
-				const search = await lookForLostLead.call(this, contacts, name, settings, searchWindowMs);
-				if (search.lead) return output(search.lead);
-				tried.push(
-					`POST /leads sent${send > 1 ? ' again' : ''}; its answer was lost (${asNodeError(node, error).message})`,
-				);
-				const sendAgain = retryWhenNotCreated && send < 2 && search.lastFailure === undefined;
-				if (!sendAgain) throw mayExistError(node, error, { contacts, tried, search, itemIndex: i });
-			}
+		if (this.getMode() === 'retry') {
+			// Retried from the executions list: the failed execution may have created this lead. Look before sending.
+			const existing = await checkBeforeRetry.call(this, { contacts, sent, settings: searchSettings, itemIndex: i });
+			if (existing) return output(existing, 'found');
 		}
+		return await send();
 	};
-	if (!skipIfExists) return await searchAndCreate();
+
+	const once = async () =>
+		await onceInExecution.call(this, i, request, searchAndCreate, lookAgain);
+	if (!skipIfExists) return await once();
 	// One search-and-create at a time per contact of this account: a form posted twice at once gives one lead.
-	const account = await accountKey(this);
-	return await withKeysHeld(
-		contactKeys(contacts).map((contact) => `${account}|${contact}`),
-		searchAndCreate,
-	);
+	return await withKeysHeld(keys, once);
 }

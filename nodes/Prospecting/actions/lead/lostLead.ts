@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ProspectingRequestOptions } from '../../transport';
 import { asNodeError } from '../../transport';
 import { cancelSignal, pause } from '../../transport/pause';
-import type { LeadContacts } from './contacts';
-import { findExistingLead } from './contacts';
 
-/** Default of "Look for a Lost Lead For": three times the default answer timeout, so a lead the service commits late shows. */
+/**
+ * Default of "Look for a Lost Lead For": three times the default answer timeout, so a lead the service commits late
+ * shows. Every create whose outcome is unknown (a lost answer, any 5xx, a 2xx without the lead) holds its item
+ * this long at most.
+ */
 export const DEFAULT_LOST_LEAD_SEARCH_SECONDS = 180;
 
 /** Time given to the service to finish a write whose answer was lost before the first search. */
@@ -33,8 +34,8 @@ export interface LostLeadSearch {
 	searches: number;
 	/** Seconds from the start of the first search to the start of the last. */
 	spanSeconds: number;
-	/** The last search's failure, when the last search failed. */
-	lastFailure?: string;
+	/** Why each failed search failed: any one means a search may have missed the lead. */
+	failures: string[];
 }
 
 function isCancellation(error: unknown): boolean {
@@ -42,42 +43,59 @@ function isCancellation(error: unknown): boolean {
 	return /Cancel+edError$/.test(String(name ?? ''));
 }
 
+export interface LostLeadLook {
+	/** The contact messages name. */
+	contact: string;
+	/** One search: the lead the create sent, when the service has it. */
+	find: () => Promise<IDataObject | undefined>;
+	/** How long to keep looking, from `from`. */
+	windowMs: number;
+	/** When the window started (the answer was lost); now unless given. At least one search runs even when it is over. */
+	from?: number;
+}
+
 /**
- * Looks for a lead whose create answer was lost, several times over `windowMs`: a slow service may commit it
- * well after the node gave up on the answer. Stops at the first search that finds it. A failed search does not
- * end the look; whether the last one failed is reported.
+ * Looks for a lead whose create answer was lost, several times over the window: a slow service may commit it
+ * well after the node gave up on the answer. Stops at the first search that finds it; a failed search does not end
+ * the look, and every failure is reported.
  */
-export async function lookForLostLead(
-	this: IExecuteFunctions,
-	contacts: LeadContacts,
-	name: string,
-	settings: ProspectingRequestOptions,
-	windowMs: number,
-): Promise<LostLeadSearch> {
-	const lostAt = Date.now();
+export async function lookForLostLead(this: IExecuteFunctions, look: LostLeadLook): Promise<LostLeadSearch> {
+	const lostAt = look.from ?? Date.now();
 	const signal = cancelSignal(this);
+	const failures: string[] = [];
 	let searches = 0;
 	let firstAt: number | undefined;
 	let lastAt = lostAt;
-	let lastFailure: string | undefined;
-	for (const at of searchSchedule(windowMs)) {
-		const wait = lostAt + at - Date.now();
-		if (wait > 0) await pause(wait, signal);
-		lastAt = Date.now();
-		firstAt ??= lastAt;
-		searches += 1;
-		try {
-			const lead = await findExistingLead.call(this, contacts, name, settings);
-			lastFailure = undefined;
-			if (lead) return { lead, searches, spanSeconds: (lastAt - firstAt) / 1000 };
-		} catch (error) {
-			// A cancelled execution reaches n8n as it is, so the run is marked cancelled.
-			if (isCancellation(error)) {
-				const cancellation = error as Error;
-				throw cancellation;
+	const schedule = searchSchedule(look.windowMs);
+	const due = schedule.filter((at) => lostAt + at >= Date.now());
+	try {
+		for (const at of due.length > 0 ? due : schedule.slice(-1)) {
+			const wait = lostAt + at - Date.now();
+			if (wait > 0) await pause(wait, signal);
+			lastAt = Date.now();
+			firstAt ??= lastAt;
+			searches += 1;
+			try {
+				const lead = await look.find();
+				if (lead) return { lead, searches, spanSeconds: (lastAt - firstAt) / 1000, failures };
+			} catch (error) {
+				if (isCancellation(error)) {
+					// A cancelled execution reaches n8n as it is, so the run is marked cancelled.
+					const cancellation = error as Error;
+					throw cancellation;
+				}
+				failures.push(asNodeError(this.getNode(), error).message);
 			}
-			lastFailure = asNodeError(this.getNode(), error).message;
 		}
+	} catch (error) {
+		if (isCancellation(error)) {
+			// n8n may not show an error raised after its Stop: the log keeps the contact whose lead is in doubt.
+			this.logger?.warn(
+				`Prospecting: the lead for ${look.contact} may exist: its create's answer was lost and the execution was stopped while looking for it (${searches} searches). Check for it before sending it again.`,
+			);
+		}
+		const stopped = error as Error;
+		throw stopped;
 	}
-	return { searches, spanSeconds: (lastAt - (firstAt ?? lostAt)) / 1000, lastFailure };
+	return { searches, spanSeconds: (lastAt - (firstAt ?? lostAt)) / 1000, failures };
 }

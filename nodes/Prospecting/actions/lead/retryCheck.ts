@@ -1,0 +1,42 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ProspectingRequestOptions } from '../../transport';
+import { asNodeError } from '../../transport';
+import { withOutcome } from '../../transport/outcome';
+import type { LeadContacts } from './contacts';
+import { firstContact, searchByContact } from './contacts';
+import type { SentLead } from './sentLead';
+import { matchesEverythingSent } from './sentLead';
+
+function isCancellation(error: unknown): boolean {
+	return /Cancel+edError$/.test(String((error as { name?: unknown } | undefined)?.name ?? ''));
+}
+
+/**
+ * An execution retried from the executions list runs this item again, and the failed execution may already have
+ * created its lead: the newest lead matching every field sent is that one. When the search fails, nothing is sent.
+ */
+export async function checkBeforeRetry(
+	this: IExecuteFunctions,
+	check: { contacts: LeadContacts; sent: SentLead; settings: ProspectingRequestOptions; itemIndex: number },
+): Promise<IDataObject | undefined> {
+	try {
+		const candidates = await searchByContact.call(this, check.contacts, check.settings);
+		return [...candidates].reverse().find((record) => matchesEverythingSent(record, check.sent));
+	} catch (error) {
+		if (isCancellation(error)) {
+			const cancellation = error as Error;
+			throw cancellation;
+		}
+		const failed = asNodeError(this.getNode(), error);
+		const contact = firstContact(check.contacts);
+		failed.description = [
+			`This execution retries a failed one, which may have created the lead for ${contact}; the search for it failed, so nothing was sent. Run the retry again once the service answers.`,
+			failed.description,
+			`(item ${check.itemIndex}, GET /leads?search=${contact})`,
+		]
+			.filter(Boolean)
+			.join('\n');
+		throw withOutcome(failed, 'notSent');
+	}
+}
