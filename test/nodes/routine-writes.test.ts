@@ -1,0 +1,98 @@
+/**
+ * Routine Add Lead under the faults of a write: a 5xx after the commit, a proxy's 200 page, n8n's Retry On Fail
+ * (the node runs again in the same execution) and a retried execution (Retry from the executions list). No read
+ * tells whether a lead is in a routine, and a second add may start prospecting the same person twice: an add whose
+ * outcome is unknown is never reported as done, nor sent again in the same execution.
+ */
+import { runNode } from './support';
+import { outcomeOf, runRetrying } from './reexecution';
+import { useSandbox } from '../support/sandbox';
+
+const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 3, routines: 3 } });
+
+const description = (error: unknown) => String((error as { description?: unknown })?.description ?? '');
+const adds = (routineId?: string) =>
+	sandbox.control
+		.requests()
+		.filter((request) => request.method === 'POST' && request.path.endsWith('/lead'))
+		.filter((request) => routineId === undefined || request.path.includes(`/routines/${routineId}/`));
+
+/** A lead in no routine yet (every seeded lead is in every routine). */
+async function newLead(email: string): Promise<string> {
+	const response = await fetch(`${sandbox.url}/api/v1/leads?apiKey=${encodeURIComponent(sandbox.apiKey)}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ name: 'Nova', emails: [{ value: email, label: 'work' }] }),
+	});
+	return ((await response.json()) as { id: string }).id;
+}
+
+const inRoutine = (leadId: string, routineId: string) =>
+	sandbox.control.leads().find((lead) => lead.id === leadId)!.routineIds.includes(routineId);
+
+/** Adds the lead of each item (`leadId`) to the routine of each item (`routineId`). */
+const addLead = {
+	resource: 'routine',
+	operation: 'addLead',
+	routineId: { __rl: true, mode: 'id', value: '={{ $json.routineId }}' },
+	leadId: '={{ $json.leadId }}',
+};
+
+it('Retry On Fail: a lead added in the first try is not added again, and one whose answer was lost is never sent again', async () => {
+	const [first, second] = sandbox.control.routines().map((routine) => routine.id);
+	const leads = [await newLead('primeira@example.com'), await newLead('segunda@example.com')];
+	// The second item's add is applied, then its answer lost: n8n runs the whole node again, twice.
+	sandbox.control.injectFault({ kind: 'status', status: 504, when: 'after-commit', count: 1, methods: ['POST'], pathPrefix: `/routines/${second}` });
+	const run = await runRetrying(addLead, connection, {
+		inputItems: [
+			{ routineId: first, leadId: leads[0] },
+			{ routineId: second, leadId: leads[1] },
+		],
+	});
+	// The last try's error speaks of the first try: n8n did run the node again.
+	expect(run.error?.message).toBe(
+		`Lead ${leads[1]} may have been added to the routine: an earlier try of this node sent it and its answer was lost`,
+	);
+	expect(description(run.error)).toMatch(/It was not sent again, as a second add may start prospecting the same person twice/);
+	expect(outcomeOf(run.error)).toBe('unknown');
+	expect(adds(first)).toHaveLength(1);
+	expect(adds(second)).toHaveLength(1);
+	expect(inRoutine(leads[0], first)).toBe(true);
+	expect(inRoutine(leads[1], second)).toBe(true);
+});
+
+it('Retry On Fail with Continue On Fail: the first try\'s output is returned again, and the unknown add stays an error item', async () => {
+	const [first, second] = sandbox.control.routines().map((routine) => routine.id);
+	const leads = [await newLead('perdida@example.com'), await newLead('feita@example.com')];
+	sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'], pathPrefix: `/routines/${first}` });
+	const run = await runRetrying(addLead, connection, {
+		continueOnFail: true,
+		inputItems: [
+			{ routineId: first, leadId: leads[0] },
+			{ routineId: second, leadId: leads[1] },
+		],
+	});
+	expect(run.items).toHaveLength(2);
+	expect(String(run.items[0].error)).toMatch(/may have been added to the routine: an earlier try of this node sent it/);
+	expect(run.items[1]).not.toHaveProperty('error');
+	expect(adds(first)).toHaveLength(1);
+	expect(adds(second)).toHaveLength(1);
+});
+
+it('in a retried execution the add is sent, and n8n\'s log warns that whether it was already added is not known', async () => {
+	const routineId = sandbox.control.routines()[0].id;
+	const leadId = await newLead('retentativa@example.com');
+	const run = await runRetrying(addLead, connection, { mode: 'retry', maxTries: 1, inputItems: [{ routineId, leadId }] });
+	expect(run.error).toBeUndefined();
+	expect(inRoutine(leadId, routineId)).toBe(true);
+	expect(adds()).toHaveLength(1);
+	expect(run.logs.some((line) => line.startsWith(`[warn] Prospecting: Routine Add Lead of lead ${leadId} runs again in a retried execution`))).toBe(true);
+});
+
+it('outside a retried execution no such warning is logged', async () => {
+	const routineId = sandbox.control.routines()[0].id;
+	const leadId = await newLead('normal@example.com');
+	const run = await runNode(addLead, { ...connection, inputItems: [{ routineId, leadId }] });
+	expect(run.error).toBeUndefined();
+	expect(run.logs.some((line) => line.includes('retried execution'))).toBe(false);
+});

@@ -1,0 +1,166 @@
+/**
+ * Webhook Create and Webhook Delete under the faults of a write: a 5xx after the commit, a proxy's 200 page, n8n's
+ * Retry On Fail (the node runs again in the same execution) and a retried execution (Retry from the executions
+ * list). A webhook is never created twice by one item: a second one would double every delivery, and the secret of
+ * the first cannot be read again.
+ */
+import { expectNoSecret, runNode } from './support';
+import { outcomeOf, runRetrying } from './reexecution';
+import { useSandbox } from '../support/sandbox';
+
+const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 3, routines: 1 } });
+
+const description = (error: unknown) => String((error as { description?: unknown })?.description ?? '');
+const requests = (method: string) => sandbox.control.requests().filter((request) => request.method === method);
+
+const createWebhook = {
+	resource: 'webhook',
+	operation: 'create',
+	name: 'Vendas',
+	url: 'https://example.com/vendas',
+	events: ['prospection.won'],
+};
+
+/** A webhook the user already has, created outside this run. */
+async function existingWebhook(name = createWebhook.name, url = createWebhook.url): Promise<string> {
+	const response = await fetch(`${sandbox.url}/api/v1/webhooks?apiKey=${encodeURIComponent(sandbox.apiKey)}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ name, url, events: ['prospection.won'] }),
+	});
+	return ((await response.json()) as { id: string }).id;
+}
+
+describe('Webhook Create', () => {
+	it('a lost answer while the user has a webhook with the same name and URL: only the new one is named to delete', async () => {
+		const older = await existingWebhook();
+		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
+		const run = await runNode(createWebhook, connection);
+		const created = sandbox.control.webhooks().find((webhook) => webhook.id !== older)!;
+		expect(sandbox.control.webhooks()).toHaveLength(2);
+		expect(requests('POST')).toHaveLength(2);
+		expect(description(run.error)).toContain(`The webhook was created (id ${created.id})`);
+		expect(description(run.error)).toContain(`Webhook ${older} with this name and URL existed before this item was sent and is not the one it created`);
+		expect(description(run.error)).not.toContain(`(id ${older})`);
+		expect(outcomeOf(run.error)).toBe('unknown');
+		expectNoSecret(run, created.secret);
+	});
+
+	it('Retry On Fail: a webhook created in the first try is returned as it was, and one whose answer was lost is never sent again', async () => {
+		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
+		const run = await runRetrying(
+			{ ...createWebhook, name: '={{ $json.name }}' },
+			connection,
+			{ continueOnFail: true, inputItems: [{ name: 'Perdido' }, { name: 'Criado' }] },
+		);
+		const [lost, created] = sandbox.control.webhooks();
+		expect(sandbox.control.webhooks().map((webhook) => webhook.name)).toEqual(['Perdido', 'Criado']);
+		expect(requests('POST')).toHaveLength(2);
+		expect(run.items).toHaveLength(2);
+		// n8n ran the node again (the first item's error item asks for it): the second try speaks of the first.
+		expect(String(run.items[0].error)).toBe(
+			'The webhook "Perdido" may have been created: an earlier try of this node sent it and its answer was lost',
+		);
+		expect(String(run.items[0].description)).toMatch(/It was not sent again\. If it was created, its secret was in the lost answer/);
+		expect(run.items[1]).toMatchObject({ id: created.id, name: 'Criado', secret: created.secret });
+		expect(lost.id).not.toBe(created.id);
+	});
+
+	it('Retry On Fail: a create stopped before sending (the list could not be read) is sent in the next try, once', async () => {
+		// Reads are tried 5 times: the first try's list fails, the next try's succeeds.
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 5, methods: ['GET'] });
+		const run = await runRetrying(createWebhook, connection);
+		expect(run.error).toBeUndefined();
+		expect(sandbox.control.webhooks()).toHaveLength(1);
+		expect(run.items[0]).toMatchObject({ id: sandbox.control.webhooks()[0].id, name: 'Vendas' });
+		expect(requests('POST')).toHaveLength(1);
+		expect(requests('GET').filter((request) => request.status === 503)).toHaveLength(5);
+	});
+
+	it('in a retried execution, a webhook with the same name and URL is already listed: the item fails naming it, and nothing is created', async () => {
+		const older = await existingWebhook();
+		const run = await runRetrying(createWebhook, connection, { mode: 'retry', maxTries: 1 });
+		expect(run.error?.message).toBe(
+			`A webhook named "Vendas" for "https://example.com/vendas" already exists (id ${older}): not created again`,
+		);
+		expect(description(run.error)).toMatch(/secret of the existing webhook was shown only when it was created and cannot be read again/);
+		expect(outcomeOf(run.error)).toBe('notSent');
+		expect(requests('POST')).toHaveLength(1);
+		expect(sandbox.control.webhooks()).toHaveLength(1);
+	});
+
+	it('in a retried execution with no such webhook listed: the webhook is created once', async () => {
+		await existingWebhook('Outro', 'https://example.com/outro');
+		const run = await runRetrying(createWebhook, connection, { mode: 'retry', maxTries: 1 });
+		expect(run.error).toBeUndefined();
+		expect(run.items[0]).toMatchObject({ name: 'Vendas', url: 'https://example.com/vendas' });
+		expect(sandbox.control.webhooks()).toHaveLength(2);
+	});
+
+	it('the list before sending cannot be read: nothing is sent, and the item fails as not sent', async () => {
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 5, methods: ['GET'] });
+		const run = await runNode(createWebhook, connection);
+		expect(requests('POST')).toHaveLength(0);
+		expect(outcomeOf(run.error)).toBe('notSent');
+		expect(description(run.error)).toMatch(/The webhook was not created: it is checked against the list before sending, and the list of webhooks \(GET \/webhooks\) could not be read/);
+	});
+});
+
+describe('Webhook Delete', () => {
+	/** Webhooks of the account, created outside the run. */
+	const webhooks = async (count: number) => {
+		const ids: string[] = [];
+		for (let index = 0; index < count; index++) ids.push(await existingWebhook(`Hook ${index}`, `https://example.com/${index}`));
+		return ids;
+	};
+	const deletes = (id?: string) => requests('DELETE').filter((request) => id === undefined || request.path.endsWith(`/${id}`));
+	const listed = (id: string) => sandbox.control.webhooks().some((webhook) => webhook.id === id);
+	const deleteWebhook = { resource: 'webhook', operation: 'delete', webhookId: '={{ $json.id }}' };
+
+	it('Retry On Fail: a deleted webhook is not deleted again, and one whose delete stayed unknown is only checked', async () => {
+		const [first, second] = await webhooks(2);
+		// The second's delete is lost twice before the service applies it: still listed, the item fails.
+		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 2, methods: ['DELETE'], pathPrefix: `/webhooks/${second}` });
+		const run = await runRetrying(deleteWebhook, connection, { inputItems: [{ id: first }, { id: second }] });
+		expect(run.error?.message).toBe(
+			`Webhook "${second}" may not be deleted yet: an earlier try of this node sent its delete and the answer was lost`,
+		);
+		expect(outcomeOf(run.error)).toBe('unknown');
+		expect(deletes(first)).toHaveLength(1);
+		expect(deletes(second)).toHaveLength(2);
+		expect(listed(first)).toBe(false);
+		expect(listed(second)).toBe(true);
+	});
+
+	it('Retry On Fail: a delete still unknown at the end of a try, done by the next, is reported deleted without a third send', async () => {
+		const [first, second] = await webhooks(2);
+		// A slow service: each delete of the second webhook is applied 3 s after it arrives, its answer waited for 1 s.
+		// The first try sends it twice and fails while it is still listed; the next try, 2 s later, finds it gone.
+		sandbox.control.injectFault({ kind: 'slow-commit', commitAfterMs: 3000, count: 2, methods: ['DELETE'], pathPrefix: `/webhooks/${second}` });
+		const run = await runRetrying(
+			{ ...deleteWebhook, options: { timeout: 1 } },
+			connection,
+			{ inputItems: [{ id: first }, { id: second }], waitBetweenTriesMs: 2000 },
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.items).toEqual([
+			{ id: first, deleted: true },
+			{ id: second, deleted: true },
+		]);
+		expect(deletes(first)).toHaveLength(1);
+		expect(listed(second)).toBe(false);
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		expect(deletes(second)).toHaveLength(2);
+	});
+
+	it('in a retried execution, a webhook already gone (404) counts as deleted', async () => {
+		const run = await runRetrying(deleteWebhook, connection, { mode: 'retry', maxTries: 1, inputItems: [{ id: 'wh_gone' }] });
+		expect(run.error).toBeUndefined();
+		expect(run.items).toEqual([{ id: 'wh_gone', deleted: true }]);
+	});
+
+	it('outside a retried execution, a webhook that does not exist (404) fails the item', async () => {
+		const run = await runNode(deleteWebhook, { ...connection, inputItems: [{ id: 'wh_gone' }] });
+		expect(run.error?.message).toBe('Webhook "wh_gone" was not found (404)');
+	});
+});
