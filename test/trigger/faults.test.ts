@@ -191,6 +191,33 @@ describe('Trigger deactivation, webhook delete: slow commit and gateway answers'
 });
 
 describe('deactivation under faults', () => {
+	it('a delete the service applied behind a 504: the list shows it gone, deactivation succeeds and forgets it', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [mine] = remoteFor(workflow.webhookUrl());
+		sandbox.control.injectFault({ kind: 'status', status: 504, when: 'after-commit', count: 1, methods: ['DELETE'] });
+		expect(await workflow.deactivate()).toBe(true);
+		expect(sandbox.control.webhooks().some((webhook) => webhook.id === mine.id)).toBe(false);
+		expect(workflow.nodeStaticData.webhooks).toEqual({});
+		expect(sandbox.control.requests().filter((request) => request.method === 'DELETE')).toHaveLength(1);
+		expect(workflow.logs.some((line) => line.startsWith('[warn]'))).toBe(false);
+		remember(workflow);
+	});
+
+	it('a webhook deactivation cannot delete: n8n\'s log warns with its id and how to delete it once the workflow is gone', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [mine] = remoteFor(workflow.webhookUrl());
+		const unreachable = trigger(closedUrl, workflow);
+		await failure(unreachable.deactivate());
+		const warnings = unreachable.logs.filter((line) => line.startsWith('[warn]'));
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toContain(`Prospecting Trigger: webhook ${mine.id} could not be deleted from the service when workflow "Won and lost prospections" was deactivated, and it may still send deliveries to ${workflow.webhookUrl()}`);
+		expect(warnings[0]).toContain(`if the workflow is deleted, delete the webhook with the Prospecting node (Webhook → Get Many, then Webhook → Delete with id ${mine.id})`);
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(1);
+		remember(unreachable);
+	});
+
 	it('5xx on delete: a clear error, kept entry stays; the next activation reuses it and exactly one exists', async () => {
 		const workflow = trigger();
 		await workflow.activate();
