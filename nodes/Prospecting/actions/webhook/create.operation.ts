@@ -10,6 +10,7 @@ import { withOutcome } from '../../transport/outcome';
 import { additionalFieldsCollection } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
 import { onceInExecution } from '../helpers/writeOnce';
+import { listedBefore, rememberListedBefore } from './listedBefore';
 import { writeOperationDescription } from '../dryRun.description';
 import { inputError } from '../inputError';
 import { multiValues, quoted, requireValue, textValue, writeSettings } from '../parameters';
@@ -142,18 +143,18 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		// Listed before sending, so that after a lost answer only a webhook new since then is named as this item's:
 		// an older one with the same name and URL is the user's, and deleting it would stop its deliveries.
 		const retried = this.getMode() === 'retry';
-		const listedBefore = await checkFirst(
+		const listedNow = await checkFirst(
 			retried
 				? 'this is a retried execution, which checks for the webhook first'
 				: 'it is checked against the list before sending',
 		);
-		if (retried && listedBefore.length > 0) {
+		if (retried && listedNow.length > 0) {
 			// A retried execution runs this item again from its stored input: the failed execution may have created
 			// the webhook, whose secret cannot be read again, and a second one would double every delivery.
 			throw withOutcome(
 				new NodeOperationError(
 					this.getNode(),
-					`A webhook named ${quoted(name)} for ${quoted(url)} already exists (id ${listedBefore.join(', ')}): not created again`,
+					`A webhook named ${quoted(name)} for ${quoted(url)} already exists (id ${listedNow.join(', ')}): not created again`,
 					{
 						itemIndex: i,
 						description: `This is a retried execution, and a second webhook would double every delivery. The secret of the existing webhook was shown only when it was created and cannot be read again: if it was not stored, delete the webhook (Webhook → Delete) and run this item again. (item ${i}, POST /webhooks)`,
@@ -162,7 +163,8 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 				'notSent',
 			);
 		}
-		const before = new Set(listedBefore);
+		rememberListedBefore(this, i, listedNow);
+		const before = new Set(listedNow);
 		const options: ProspectingRequestOptions & { expect: 'recordWithId' } = {
 			...settings,
 			body: { name, url, events },
@@ -199,18 +201,24 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		return `No new webhook with this name and URL is listed yet, but the service may still create it (a slow service can apply a write after its answer was lost). ${CHECK_BEFORE_AGAIN}${older}`;
 	};
 
-	// An earlier try of this execution (n8n's Retry On Fail) whose answer was lost: never sent again.
+	// An earlier try of this execution (n8n's Retry On Fail) whose answer was lost: never sent again, and what the
+	// list shows now is told against the list that try read before sending.
 	const afterUnknown = async (): Promise<INodeExecutionData[]> => {
-		throw withOutcome(
+		const error = withOutcome(
 			new NodeOperationError(
 				this.getNode(),
 				`The webhook ${quoted(name)} may have been created: an earlier try of this node sent it and its answer was lost`,
-				{
-					itemIndex: i,
-					description: `It was not sent again. If it was created, its secret was in the lost answer and cannot be read again: delete it and create it once more. ${CHECK_BEFORE_AGAIN} (item ${i}, POST /webhooks)`,
-				},
+				{ itemIndex: i, description: `It was not sent again. (item ${i}, POST /webhooks)` },
 			),
 			'unknown',
+		);
+		const before = listedBefore(this, i);
+		throw withNote(
+			this.getNode(),
+			error,
+			before
+				? await afterLoss(before)
+				: `If it was created, its secret was in the lost answer and cannot be read again: delete it and create it once more. ${CHECK_BEFORE_AGAIN}`,
 		);
 	};
 
