@@ -1,24 +1,28 @@
 /**
  * The example workflows users import (examples/): on the current version of every Prospecting node, each with a
- * note saying what to set before publishing, ready once the demo binds them, and running on version 2's output:
- * every field an expression downstream reads is in it. Run through n8n's engine against the sandbox.
+ * note saying what to set before publishing and, for a public URL, what protects it; ready once the demo binds them,
+ * and running on version 2's output: every field an expression downstream reads is in it. The lead capture examples
+ * answer on receipt with nothing from the run, and add to the routine only a lead their run created. Run through
+ * n8n's engine against the sandbox.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { IDataObject, INode, INodeTypeBaseDescription, INodeTypeDescription } from 'n8n-workflow';
+import type { IConnections, IDataObject, INode, INodeTypeBaseDescription, INodeTypeDescription } from 'n8n-workflow';
 
 import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 import { ProspectingPollTrigger } from '../../nodes/Prospecting/ProspectingPollTrigger.node';
 import { ProspectingTrigger } from '../../nodes/Prospecting/ProspectingTrigger.node';
 import { bindWorkflow } from '../../scripts/lib/instance-setup';
 import type { WorkflowJson } from '../../scripts/lib/n8n-client';
-import { executeWorkflow, registerNodeType } from '../../dev/harness';
+import { executeWorkflow, PROSPECTING_NODE_TYPE, registerNodeType, START_NODE, type WorkflowRunResult } from '../../dev/harness';
+import { IF_NODE_TYPE, IfNode } from '../../dev/harness/if-node';
 import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm } from '../../dev/harness/tool-form';
-import { callSavedTool, prospectingPart, toolAnswer } from './support';
+import { callSavedTool, ownCredential, prospectingPart, toolAnswer } from './support';
 import type { SavedWorkflow } from './support';
 import { useSandbox } from '../support/sandbox';
 
 registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm());
+registerNodeType(IF_NODE_TYPE, new IfNode());
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
 
@@ -48,6 +52,17 @@ const CURRENT: Record<string, unknown> = {
 };
 
 const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
+
+/** Start nodes that answer anyone who reaches n8n's address (the MCP Server Trigger, a Webhook, a Form, our trigger's webhook). */
+const PUBLIC_TRIGGERS = [
+	'n8n-nodes-base.webhook',
+	'n8n-nodes-base.formTrigger',
+	'@n8n/n8n-nodes-langchain.mcpTrigger',
+	'n8n-nodes-prospecting.prospectingTrigger',
+];
+
+/** The protection a trigger's Authentication names, as its note should say it. */
+const AUTHENTICATION_NAMES: Record<string, string> = { headerAuth: 'Header Auth', bearerAuth: 'Bearer Auth', basicAuth: 'Basic Auth' };
 
 /** Generous room for a node on the canvas (the AI Agent is the widest), so that no note hides one. */
 const nodeBox = (node: INode) => ({ left: node.position[0] - 20, top: node.position[1] - 20, right: node.position[0] + 280, bottom: node.position[1] + 140 });
@@ -106,6 +121,58 @@ describe('the examples', () => {
 		expect(covered.map((node) => node.name)).toEqual([]);
 	});
 
+	it.each(files)('%s says in its note what protects each public URL it has', (file) => {
+		const workflow = example(file);
+		const content = String(workflow.nodes.find((node) => node.type === STICKY_NOTE)!.parameters.content);
+		const triggers = workflow.nodes.filter((node) => PUBLIC_TRIGGERS.includes(node.type));
+		expect(triggers.length).toBeGreaterThan(0);
+		expect(content).toMatch(/\*\*Public URL\.\*\*.*(What protects it: |nothing protects it as shipped)/s);
+		for (const trigger of triggers) {
+			const authentication = trigger.parameters.authentication as string | undefined;
+			if (authentication && authentication !== 'none') {
+				expect(content).toContain(`What protects it: **${AUTHENTICATION_NAMES[authentication]}**`);
+			}
+		}
+	});
+
+	it('the AI agent example answers only callers that send its Header Auth credential', () => {
+		const trigger = example('ai-agent/prospecting-agent.json').nodes.find((node) => node.name === 'Ask the agent')!;
+		expect(trigger.type).toBe('n8n-nodes-base.webhook');
+		expect(trigger.parameters.authentication).toBe('headerAuth');
+		expect(Object.keys(trigger.credentials ?? {})).toEqual(['httpHeaderAuth']);
+	});
+
+	it('the lead capture webhook answers { "received": true } as JSON on receipt, with nothing from the run', () => {
+		const trigger = example('lead-capture.json').nodes.find((node) => node.name === 'Lead form')!;
+		const { responseMode, responseData, options } = trigger.parameters as {
+			responseMode: string;
+			responseData?: string;
+			options: { responseData: string; responseHeaders: { entries: Array<{ name: string; value: string }> } };
+		};
+		// onReceived: n8n answers as soon as the execution is started, before any node runs.
+		expect(responseMode).toBe('onReceived');
+		expect(responseData).toBeUndefined();
+		expect(JSON.parse(options.responseData)).toEqual({ received: true });
+		expect(options.responseHeaders.entries).toEqual([{ name: 'Content-Type', value: 'application/json' }]);
+	});
+
+	it('the lead capture form thanks on receipt with a fixed text, and has no page that could show an error or a lead', () => {
+		const workflow = example('lead-capture-form.json');
+		const trigger = workflow.nodes.find((node) => node.name === 'Lead form')!;
+		const { responseMode, options } = trigger.parameters as {
+			responseMode: string;
+			options: { respondWithOptions: { values: { respondWith: string; formSubmittedText: string } } };
+		};
+		expect(responseMode).toBe('onReceived');
+		expect(options.respondWithOptions.values).toEqual({
+			respondWith: 'text',
+			formSubmittedText: 'Thanks! A salesperson from our team will contact you soon.',
+		});
+		// A Form page or a Respond to Webhook node would make n8n wait for the run and show what it put there.
+		const answering = workflow.nodes.filter((node) => ['n8n-nodes-base.form', 'n8n-nodes-base.respondToWebhook'].includes(node.type));
+		expect(answering.map((node) => node.name)).toEqual([]);
+	});
+
 	it.each(files)('%s has no empty record picker once the demo binds it to a routine', (file) => {
 		const bound = bindWorkflow(example(file) as unknown as WorkflowJson, {
 			credential: { id: '7', name: 'Prospecting API' },
@@ -134,39 +201,113 @@ function fieldsReadFrom(workflow: SavedWorkflow, nodeName: string): string[] {
 	return [...new Set([...text.matchAll(pattern)].map((match) => match[1]))].sort();
 }
 
+/**
+ * The part of an example that runs in the harness: its Prospecting and If nodes, fed by the harness's start node
+ * in place of the trigger, bound to the sandbox (and to `routine` where the routine picker ships empty).
+ */
+function runnablePart(workflow: SavedWorkflow, routine: { id: string; name: string }) {
+	const kept = workflow.nodes
+		.filter((node) => node.type === PROSPECTING_NODE_TYPE || node.type === IF_NODE_TYPE)
+		.map((node) => {
+			if (node.type === IF_NODE_TYPE) return node;
+			const routineId = node.parameters.routineId as { value?: unknown } | undefined;
+			const parameters =
+				routineId?.value === '' ? { ...node.parameters, routineId: { __rl: true, mode: 'id', value: routine.id } } : node.parameters;
+			return { ...node, parameters, credentials: ownCredential };
+		});
+	const names = new Set(kept.map((node) => node.name));
+	const connections: IConnections = { [START_NODE.name]: { main: [[]] } };
+	for (const [source, outputs] of Object.entries(workflow.connections)) {
+		const main = (outputs.main ?? []).map((targets) => (targets ?? []).filter((target) => names.has(target.node)));
+		if (names.has(source)) connections[source] = { main };
+		else connections[START_NODE.name].main[0]!.push(...main.flat());
+	}
+	return { nodes: [START_NODE, ...kept], connections };
+}
+
+/** A lead that exists before the form is sent, in no routine. */
+async function existingLead(name: string, company: string, email: string): Promise<IDataObject> {
+	const response = await fetch(`${connection.baseUrl}/api/v1/leads?apiKey=${connection.apiKey}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ name, company, emails: [{ value: email, label: 'Principal' }] }),
+	});
+	expect(response.status).toBeLessThan(300);
+	return (await response.json()) as IDataObject;
+}
+
+const ran = (run: WorkflowRunResult, nodeName: string) => nodeName in run.run.data.resultData.runData;
+const routineAdds = () => sandbox.control.requests().filter((request) => request.method === 'POST' && /\/routines\/[^/]+\/lead$/.test(request.path));
+
+type Person = { name: string; company: string; email: string };
+/** Each example's trigger output for a person; `anonymous` is what a stranger who knows only the e-mail can send. */
+const CAPTURES: Array<[string, (person: Person) => IDataObject, (person: Person) => IDataObject]> = [
+	[
+		'lead-capture-form.json',
+		({ name, company, email }) => ({ Name: name, Company: company, 'E-mail': email, Phone: '' }),
+		// The form asks for a name: a stranger types the person's name, any company.
+		({ name, email }) => ({ Name: name, Company: 'Other', 'E-mail': email, Phone: '' }),
+	],
+	['lead-capture.json', (body) => ({ body }), ({ email }) => ({ body: { email } })],
+];
+
 describe('the lead capture examples on version 2', () => {
-	it.each([
-		['lead-capture-form.json', { Name: 'Ada Reis', Company: 'Reis SA', 'E-mail': 'ada@reis.example.com', Phone: '' }],
-		['lead-capture.json', { body: { name: 'Ada Reis', company: 'Reis SA', email: 'ada@reis.example.com' } }],
-	])('%s creates the simplified lead its pages read, and adds it to the routine', async (file, input) => {
+	const capture = async (file: string, input: IDataObject, routine = sandbox.control.routines()[1]) =>
+		await executeWorkflow(runnablePart(example(file), routine), { credentials: credentials(), inputItems: [input], mode: 'trigger' });
+
+	it.each(CAPTURES)('%s creates the simplified lead its expressions read, and adds it to the routine', async (file, input) => {
 		const workflow = example(file);
 		const routine = sandbox.control.routines()[1];
-		const run = await executeWorkflow(prospectingPart(workflow, routine), {
-			credentials: credentials(),
-			inputItems: [input],
-			mode: 'trigger',
-		});
+		const email = `ada.${file.length}@reis.example.com`;
+		const run = await capture(file, input({ name: 'Ada Reis', company: 'Reis SA', email }), routine);
 		expect(run.error).toBeUndefined();
 		const created = run.output('Create lead')[0].json;
-		expect(created).toMatchObject({ name: 'Ada Reis', company: 'Reis SA', email: 'ada@reis.example.com' });
+		expect(created).toMatchObject({ name: 'Ada Reis', company: 'Reis SA', email, outcome: 'created' });
 		const read = fieldsReadFrom(workflow, 'Create lead');
-		expect(read).toContain('name');
 		expect(read.filter((field) => created[field] === undefined)).toEqual([]);
+		expect(run.output('New lead?', 0)).toHaveLength(1);
 		// Add to routine maps the lead by `$json.id` of Create lead's output.
-		expect(leadsWithEmail('ada@reis.example.com')).toHaveLength(1);
-		expect(leadsWithEmail('ada@reis.example.com')[0]).toMatchObject({ id: created.id, routineIds: [routine.id] });
+		expect(leadsWithEmail(email)).toHaveLength(1);
+		expect(leadsWithEmail(email)[0]).toMatchObject({ id: created.id, routineIds: [routine.id] });
 	});
 
-	it('lead-capture-form.json sends a person without a contact to its error page with the text the page looks for', async () => {
-		const run = await executeWorkflow(prospectingPart(example('lead-capture-form.json'), sandbox.control.routines()[0]), {
-			credentials: credentials(),
-			inputItems: [{ Name: 'Sem Contato', Company: 'Nada', 'E-mail': '', Phone: '' }],
-			mode: 'trigger',
-		});
+	it.each(CAPTURES)('%s does not add a lead that already existed to the routine again, nor a second lead', async (file, _input, anonymous) => {
+		const email = `bia.${file.length}@costa.example.com`;
+		const lead = await existingLead('Bia Costa', 'Costa Ltda', email);
+		const addsBefore = routineAdds().length;
+		const run = await capture(file, anonymous({ name: 'Bia Costa', company: 'Costa Ltda', email }));
 		expect(run.error).toBeUndefined();
-		const page = example('lead-capture-form.json').nodes.find((node) => node.name === 'Not registered')!;
-		expect(String(page.parameters.completionMessage)).toContain("includes('at least one contact')");
-		expect(String(run.output('Create lead', 1)[0].json.error)).toContain('at least one contact');
+		expect(run.output('Create lead')[0].json).toMatchObject({ id: lead.id, outcome: 'found' });
+		expect(run.output('New lead?', 0)).toEqual([]);
+		expect(ran(run, 'Add to routine')).toBe(false);
+		expect(routineAdds().length).toBe(addsBefore);
+		expect(leadsWithEmail(email)).toEqual([expect.objectContaining({ id: lead.id, name: 'Bia Costa', routineIds: [] })]);
+	});
+
+	it.each(CAPTURES)('%s sent twice for one person: one lead, added to the routine once', async (file, input) => {
+		const email = `caio.${file.length}@prado.example.com`;
+		const routine = sandbox.control.routines()[2];
+		const addsBefore = routineAdds().length;
+		for (let time = 0; time < 2; time++) {
+			const run = await capture(file, input({ name: 'Caio Prado', company: 'Prado ME', email }), routine);
+			expect(run.error).toBeUndefined();
+		}
+		expect(leadsWithEmail(email)).toEqual([expect.objectContaining({ routineIds: [routine.id] })]);
+		expect(routineAdds().length).toBe(addsBefore + 1);
+	});
+
+	it('lead-capture.json with no contact: no lead, and the execution fails for the workflow owner to see', async () => {
+		const before = sandbox.control.leads().length;
+		const run = await capture('lead-capture.json', { body: { name: 'Sem Contato', company: 'Nada' } });
+		expect(String(run.error?.message)).toContain('at least one contact');
+		expect(ran(run, 'Add to routine')).toBe(false);
+		expect(sandbox.control.leads().length).toBe(before);
+	});
+
+	it('lead-capture-form.json asks for the e-mail in the form itself', () => {
+		const trigger = example('lead-capture-form.json').nodes.find((node) => node.name === 'Lead form')!;
+		const fields = (trigger.parameters.formFields as { values: Array<{ fieldLabel: string; requiredField?: boolean }> }).values;
+		expect(fields.find((field) => field.fieldLabel === 'E-mail')?.requiredField).toBe(true);
 	});
 });
 
