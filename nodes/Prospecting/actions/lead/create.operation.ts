@@ -30,7 +30,7 @@ import { isTheLeadSent } from './sentLead';
 import { ServiceClock } from './serviceClock';
 import { simplifyLead, simplifyLeadProperties, simplifyLeadsWanted } from './simplify';
 import type { Unresolved } from './unresolved';
-import { markUnresolved, resolve, unresolvedOf } from './unresolved';
+import { earlierSendOf, markUnresolved, resolve, unresolvedOf } from './unresolved';
 
 const contactCollection = (
 	displayName: string,
@@ -247,7 +247,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		lost: unknown,
 		tried: string[],
 		search: LostLeadSearch,
-		doubt: Omit<Unresolved, 'until'>,
+		doubt: Pick<Unresolved, 'sentAt' | 'earliestCreatedAt'>,
 	) => {
 		markUnresolved(keys, doubt, searchWindowMs);
 		return mayExistError(node, lost, { contact, tried, search, itemIndex: i });
@@ -296,7 +296,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 
 	/** A later try of this node (n8n's Retry On Fail) after this item's outcome stayed unknown: look, never send. */
 	const lookAgain = async (): Promise<INodeExecutionData[]> => {
-		const doubt = unresolvedOf(keys);
+		const doubt = earlierSendOf(keys);
 		// Without the earlier try's record (gone from memory), only a lead created from now on could be the one sent.
 		const earliestCreatedAt = doubt?.earliestCreatedAt ?? Date.now();
 		const search = await lookForLostLead.call(this, {

@@ -11,16 +11,24 @@ export interface Unresolved {
 	earliestCreatedAt: number;
 	/** Until when the contact stays unresolved. */
 	until: number;
+	/** Until when a later try of the same node (Retry On Fail) can still read when its create was sent. */
+	keptUntil: number;
 }
+
+/**
+ * How long an entry is kept for n8n's Retry On Fail after its window is over (a window may be 0): n8n's tries come
+ * seconds apart, and an hour matches the record of each write's try (actions/helpers/writeOnce.ts).
+ */
+const KEPT_FOR_RETRIES_MS = 60 * 60 * 1000;
 
 /** Far more contacts than one process holds in doubt at a time; the oldest go first. */
 const MAX_UNRESOLVED = 10_000;
 
 const unresolved = new Map<string, Unresolved>();
 
-function current(key: string, now: number): Unresolved | undefined {
+function kept(key: string, now: number): Unresolved | undefined {
 	const entry = unresolved.get(key);
-	if (entry && entry.until <= now) {
+	if (entry && entry.keptUntil <= now) {
 		unresolved.delete(key);
 		return undefined;
 	}
@@ -28,11 +36,12 @@ function current(key: string, now: number): Unresolved | undefined {
 }
 
 /** Marks these contact keys unresolved for `windowMs` from now. */
-export function markUnresolved(keys: string[], entry: Omit<Unresolved, 'until'>, windowMs: number): void {
+export function markUnresolved(keys: string[], entry: Omit<Unresolved, 'until' | 'keptUntil'>, windowMs: number): void {
 	const until = Date.now() + windowMs;
+	const keptUntil = Math.max(until, Date.now() + KEPT_FOR_RETRIES_MS);
 	for (const key of keys) {
 		unresolved.delete(key);
-		unresolved.set(key, { ...entry, until });
+		unresolved.set(key, { ...entry, until, keptUntil });
 	}
 	for (const oldest of unresolved.keys()) {
 		if (unresolved.size <= MAX_UNRESOLVED) break;
@@ -40,14 +49,16 @@ export function markUnresolved(keys: string[], entry: Omit<Unresolved, 'until'>,
 	}
 }
 
-/** The entry of the first of these keys still unresolved. */
+/** The entry of the first of these keys still unresolved (within its window). */
 export function unresolvedOf(keys: string[]): Unresolved | undefined {
 	const now = Date.now();
-	for (const key of keys) {
-		const entry = current(key, now);
-		if (entry) return entry;
-	}
-	return undefined;
+	return keys.map((key) => kept(key, now)).find((entry) => entry !== undefined && entry.until > now);
+}
+
+/** The entry of the first of these keys, its window over or not, for a later try of the node that sent it. */
+export function earlierSendOf(keys: string[]): Unresolved | undefined {
+	const now = Date.now();
+	return keys.map((key) => kept(key, now)).find((entry) => entry !== undefined);
 }
 
 /** A lead was found for these contacts: nothing left in doubt. */

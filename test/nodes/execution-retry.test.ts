@@ -1,0 +1,82 @@
+/**
+ * Retry from n8n's executions list starts a new execution in mode 'retry' that runs the failed node again with
+ * every item it had, also those whose lead the failed execution created. Lead Create looks before sending: a lead
+ * matching every field sent is returned with outcome 'found' and nothing is sent.
+ */
+import type { INode } from 'n8n-workflow';
+
+import { executeWorkflow } from '../../dev/harness';
+import { inLine, NODE_NAME, prospectingNamed, startNode } from './support';
+import { useSandbox } from '../support/sandbox';
+
+const { sandbox, connection } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 5 } });
+
+async function run(parameters: INode['parameters'], mode: 'trigger' | 'retry', continueOnFail = false) {
+	const node: INode = {
+		...prospectingNamed(NODE_NAME, parameters),
+		...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	};
+	const result = await executeWorkflow(inLine(startNode, node), {
+		credentials: { prospectingApi: { baseUrl: connection.baseUrl, apiKey: connection.apiKey } },
+		mode,
+	});
+	return Object.assign(result, { items: result.error ? [] : result.output(NODE_NAME).map((item) => item.json) });
+}
+
+const leadsOf = (email: string) =>
+	sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));
+const posts = () => sandbox.control.requests().filter((request) => request.method === 'POST').length;
+
+const lead = (email: string, name = 'Helena Retry', company = 'Retry Ltda') => ({
+	resource: 'lead',
+	operation: 'create',
+	name,
+	company,
+	email,
+});
+
+describe('Lead Create in a retried execution', () => {
+	it('a lead the failed execution created, matching every field sent, is returned as found and nothing is sent', async () => {
+		const email = 'helena.retry@example.com';
+		const first = await run(lead(email), 'trigger');
+		expect(first.items[0]).toEqual(expect.objectContaining({ outcome: 'created' }));
+		const before = posts();
+
+		const retried = await run(lead(email), 'retry');
+
+		expect(retried.error).toBeUndefined();
+		expect(retried.items).toEqual([expect.objectContaining({ id: first.items[0].id, outcome: 'found' })]);
+		expect(posts()).toBe(before);
+		expect(leadsOf(email)).toHaveLength(1);
+	});
+
+	it('no such lead yet: the retry searches, then creates it once', async () => {
+		const email = 'novo.retry@example.com';
+		const retried = await run(lead(email), 'retry');
+		expect(retried.error).toBeUndefined();
+		expect(retried.items).toEqual([expect.objectContaining({ id: leadsOf(email)[0].id, outcome: 'created' })]);
+		const calls = sandbox.control.requests().map((request) => `${request.method} ${request.path}`);
+		expect(calls).toEqual(['GET /api/v1/leads', 'POST /api/v1/leads']);
+	});
+
+	it('a lead with the same e-mail but another name is not taken for it: the retry creates the lead', async () => {
+		const email = 'homonimo.retry@example.com';
+		await run(lead(email, 'Outra Pessoa'), 'trigger');
+		const retried = await run(lead(email), 'retry');
+		expect(retried.items).toEqual([expect.objectContaining({ name: 'Helena Retry', outcome: 'created' })]);
+		expect(leadsOf(email)).toHaveLength(2);
+	});
+
+	it('when the search before sending fails, nothing is sent and the item says so with outcome notSent', async () => {
+		const email = 'busca.retry@example.com';
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 5, methods: ['GET'] });
+		const retried = await run(lead(email), 'retry', true);
+		expect(retried.items).toEqual([
+			expect.objectContaining({
+				outcome: 'notSent',
+				description: expect.stringMatching(/This execution retries a failed one, which may have created the lead for busca\.retry@example\.com; the search for it failed, so nothing was sent/),
+			}),
+		]);
+		expect(posts()).toBe(0);
+	}, 20_000);
+});
