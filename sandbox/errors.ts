@@ -40,6 +40,7 @@ export const MESSAGES = {
 			? 'Erro interno do servidor.'
 			: status === 502
 				? 'Erro temporário de comunicação com o servidor (502).'
-				: 'Serviço temporariamente indisponível (503).',
+				: `Serviço temporariamente indisponível (${status}).`,
+	moved: (location: string) => `Endereço movido para ${location}.`,
 	unknownRoute: (method: string, path: string) => `Rota não encontrada: ${method} ${path}.`,
 };

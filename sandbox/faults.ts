@@ -1,4 +1,7 @@
-/** Injected faults: latency, 5xx answers (before or after the commit), slow commits, dropped connections, forced 429s and malformed bodies. */
+/**
+ * Injected faults: latency, 5xx answers (before or after the commit), slow commits, dropped connections, forced 429s,
+ * 2xx answers with a body that is not the API's (before or after the commit) and redirects.
+ */
 import { SeededRandom } from './random';
 import type { Fault } from './types';
 
@@ -22,6 +25,22 @@ function matchesMethod(methods: string[] | undefined, method: string): boolean {
 	return !methods || methods.length === 0 || methods.some((m) => m.toUpperCase() === method);
 }
 
+function isStatusIn(value: unknown, low: number, high: number): boolean {
+	return Number.isInteger(value) && (value as number) >= low && (value as number) <= high;
+}
+
+function whenProblem(when: unknown): string | undefined {
+	return when === undefined || when === 'before-commit' || when === 'after-commit'
+		? undefined
+		: "when deve ser 'before-commit' ou 'after-commit'.";
+}
+
+function bodyProblem(fault: Record<string, unknown>): string | undefined {
+	if (fault.body !== undefined && typeof fault.body !== 'string') return 'body deve ser um texto.';
+	if (fault.contentType !== undefined && typeof fault.contentType !== 'string') return 'contentType deve ser um texto.';
+	return undefined;
+}
+
 /** Checks a fault description received over HTTP; returns an error message or undefined. */
 export function faultProblem(f: unknown): string | undefined {
 	if (!f || typeof f !== 'object') return 'A falha deve ser um objeto.';
@@ -31,10 +50,8 @@ export function faultProblem(f: unknown): string | undefined {
 		case 'latency':
 			return Number.isFinite(fault.ms) && (fault.ms as number) >= 0 ? undefined : 'ms deve ser um número >= 0.';
 		case 'status':
-			if (![500, 502, 503, 504].includes(fault.status as number)) return 'status deve ser 500, 502, 503 ou 504.';
-			if (fault.when !== undefined && fault.when !== 'before-commit' && fault.when !== 'after-commit')
-				return "when deve ser 'before-commit' ou 'after-commit'.";
-			return isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.';
+			if (!isStatusIn(fault.status, 500, 599)) return 'status deve ser um inteiro de 500 a 599.';
+			return whenProblem(fault.when) ?? bodyProblem(fault) ?? (isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.');
 		case 'slow-commit': {
 			const isMs = (v: unknown) => Number.isFinite(v) && (v as number) >= 0;
 			if (!isMs(fault.commitAfterMs)) return 'commitAfterMs deve ser um número >= 0.';
@@ -55,10 +72,14 @@ export function faultProblem(f: unknown): string | undefined {
 				return 'retryAfterSeconds deve ser um inteiro >= 1.';
 			return isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.';
 		case 'malformed':
-			if (fault.body !== undefined && typeof fault.body !== 'string') return 'body deve ser um texto.';
+			if (fault.status !== undefined && !isStatusIn(fault.status, 200, 299)) return 'status deve ser um inteiro de 200 a 299.';
+			return whenProblem(fault.when) ?? bodyProblem(fault) ?? (isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.');
+		case 'redirect':
+			if (![301, 302, 303, 307, 308].includes(fault.status as number)) return 'status deve ser 301, 302, 303, 307 ou 308.';
+			if (typeof fault.location !== 'string' || fault.location.trim() === '') return 'location deve ser um texto não vazio.';
 			return isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.';
 		default:
-			return "kind deve ser 'status', 'drop', 'slow-commit', 'latency', 'rate-limit' ou 'malformed'.";
+			return "kind deve ser 'status', 'drop', 'slow-commit', 'latency', 'rate-limit', 'malformed' ou 'redirect'.";
 	}
 }
 

@@ -10,7 +10,7 @@ import { parseQuery } from './query';
 import { RateLimiter, type RateDecision, type RequestKind } from './rate-limiter';
 import type { SandboxState } from './state';
 import { Store } from './store';
-import type { RecordedRequest, RunningSandbox, SandboxOptions } from './types';
+import type { Fault, RecordedRequest, RunningSandbox, SandboxOptions } from './types';
 
 /** Fixed 40-character key accepted by default. It guards nothing real: the sandbox holds only generated data. */
 export const DEMO_API_KEY = 'sbx_demo_4f9c2a7e1b6d3c8a5f0e9b2d7c4a1e6';
@@ -22,6 +22,8 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_RECORDED_REQUESTS = 500_000;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** What a proxy in front of the service answers while it is down for maintenance. */
+const MAINTENANCE_PAGE = '<!DOCTYPE html><html><body>Serviço em manutenção</body></html>';
 
 function maskQuery(search: string): Record<string, string | string[]> {
 	const query: Record<string, string | string[]> = {};
@@ -113,7 +115,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		// The caller may have given up on a slow answer and closed the connection.
 		if (res.destroyed || req.socket.destroyed) return;
 		const payload = Buffer.from(body, 'utf8');
-		res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': String(payload.length) });
+		// The service's clock, as its Date header shows it: ahead of or behind the real one by clockOffsetMs.
+		const offsetMs = state.limiter.config.clockOffsetMs;
+		const date = offsetMs ? { Date: new Date(Date.now() + offsetMs).toUTCString() } : {};
+		res.writeHead(status, { ...date, ...headers, 'Content-Type': contentType, 'Content-Length': String(payload.length) });
 		if (req.method === 'HEAD') res.end();
 		else res.end(payload);
 	}
@@ -144,6 +149,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			entry.status = status;
 			record(entry, search);
 			send(req, res, status, body, headers, contentType);
+		};
+		const replyStatusFault = (fault: Extract<Fault, { kind: 'status' }>, headers: Record<string, string>) => {
+			if (fault.body !== undefined) reply(fault.status, fault.body, headers, fault.contentType ?? JSON_TYPE);
+			else reply(fault.status, JSON.stringify({ message: MESSAGES.serverError(fault.status) }), headers);
+		};
+		const replyMalformed = (fault: Extract<Fault, { kind: 'malformed' }>, headers: Record<string, string>) => {
+			if (fault.body !== undefined) reply(fault.status ?? 200, fault.body, headers, fault.contentType ?? JSON_TYPE);
+			else reply(fault.status ?? 200, MAINTENANCE_PAGE, headers, 'text/html; charset=utf-8');
 		};
 		const drop = () => {
 			entry.dropped = true;
@@ -177,15 +190,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			reply(429, JSON.stringify({ message: MESSAGES.rateLimited(decision.retryAfterSeconds) }), decision.headers);
 			return;
 		}
-		const failure = state.faults.take('status', info, (f) => f.when !== 'after-commit');
-		if (failure) {
-			reply(failure.status, JSON.stringify({ message: MESSAGES.serverError(failure.status) }), rate.headers);
+		const moved = state.faults.take('redirect', info);
+		if (moved) {
+			reply(moved.status, JSON.stringify({ message: MESSAGES.moved(moved.location) }), { ...rate.headers, Location: moved.location });
 			return;
 		}
-		const malformed = state.faults.take('malformed', info);
+		const failure = state.faults.take('status', info, (f) => f.when !== 'after-commit');
+		if (failure) {
+			replyStatusFault(failure, rate.headers);
+			return;
+		}
+		const malformed = state.faults.take('malformed', info, (f) => f.when !== 'after-commit');
 		if (malformed) {
-			if (malformed.body !== undefined) reply(200, malformed.body, rate.headers);
-			else reply(200, '<!DOCTYPE html><html><body>Serviço em manutenção</body></html>', rate.headers, 'text/html; charset=utf-8');
+			replyMalformed(malformed, rate.headers);
 			return;
 		}
 		if (state.faults.take('drop', info, (f) => f.when === 'before-commit')) {
@@ -231,7 +248,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		}
 		const gateway = state.faults.take('status', info, (f) => f.when === 'after-commit');
 		if (gateway) {
-			reply(gateway.status, JSON.stringify({ message: MESSAGES.serverError(gateway.status) }), rate.headers);
+			replyStatusFault(gateway, rate.headers);
+			return;
+		}
+		const rewritten = state.faults.take('malformed', info, (f) => f.when === 'after-commit');
+		if (rewritten) {
+			replyMalformed(rewritten, rate.headers);
 			return;
 		}
 		reply(response.status, response.body, rate.headers);

@@ -163,10 +163,15 @@ export interface RecordedRequest {
 export type Fault =
 	| {
 			kind: 'status';
-			status: 500 | 502 | 503 | 504;
+			/** Any 5xx: 500, 502, 503, 504, 524 (a CDN's timeout)... */
+			status: number;
 			count: number;
 			/** 'after-commit': the service applies the request, then a gateway answers this status. Default before. */
 			when?: 'before-commit' | 'after-commit';
+			/** The answer's body instead of the Portuguese `{ message }`, e.g. a proxy's HTML error page. */
+			body?: string;
+			/** Content-Type of `body`; default application/json. */
+			contentType?: string;
 			methods?: string[];
 			pathPrefix?: string;
 	  }
@@ -192,7 +197,29 @@ export type Fault =
 	  }
 	| { kind: 'latency'; ms: number }
 	| { kind: 'rate-limit'; count: number; retryAfterSeconds?: number }
-	| { kind: 'malformed'; count: number; body?: string; pathPrefix?: string };
+	| {
+			/** A 2xx whose body is not the API's: `body` as JSON, or without it an HTML maintenance page. */
+			kind: 'malformed';
+			count: number;
+			body?: string;
+			/** Content-Type of `body`; default application/json (the HTML page is always text/html). */
+			contentType?: string;
+			/** Default 200. */
+			status?: number;
+			/** 'after-commit': the request is applied, then answered with this body (a proxy rewriting the answer). Default before. */
+			when?: 'before-commit' | 'after-commit';
+			methods?: string[];
+			pathPrefix?: string;
+	  }
+	| {
+			/** A moved host: answered with a redirect to `location`; nothing is applied. */
+			kind: 'redirect';
+			status: 301 | 302 | 303 | 307 | 308;
+			location: string;
+			count: number;
+			methods?: string[];
+			pathPrefix?: string;
+	  };
 
 export interface RateLimitSettings {
 	windowSeconds?: number;

@@ -167,6 +167,104 @@ describe('sandbox control API and faults', () => {
 		expect((await call(sandbox, 'GET', '/prospections')).body).toEqual({ data: [] });
 	});
 
+	it('answers any write with any 5xx after its commit: the write is applied, the answer is the status', async () => {
+		const routine = sandbox.control.routines()[0];
+		const leadId = sandbox.control.leads()[0].id;
+		const webhook = await call(sandbox, 'POST', '/webhooks', { body: { name: 'w', url: 'https://example.com/h', events: ['prospection.won'] } });
+		sandbox.control.injectFault({ kind: 'status', status: 500, when: 'after-commit', count: 1, methods: ['POST'], pathPrefix: '/leads' });
+		sandbox.control.injectFault({ kind: 'status', status: 503, when: 'after-commit', count: 1, pathPrefix: '/routines' });
+		sandbox.control.injectFault({ kind: 'status', status: 524, when: 'after-commit', count: 1, methods: ['DELETE'] });
+
+		expect((await call(sandbox, 'POST', '/leads', { body: lead })).status).toBe(500);
+		expect(sandbox.control.leads().filter((l) => l.name === lead.name)).toHaveLength(1);
+		const added = await call(sandbox, 'POST', `/routines/${routine.id}/lead`, { body: { leadId } });
+		expect(added.status).toBe(503);
+		expect(added.body.message).toMatch(/indisponível \(503\)/);
+		expect(sandbox.control.leads().find((l) => l.id === leadId)?.routineIds).toContain(routine.id);
+		expect((await call(sandbox, 'DELETE', `/webhooks/${webhook.body.id}`)).status).toBe(524);
+		expect(sandbox.control.webhooks()).toHaveLength(0);
+	});
+
+	it('answers a 5xx with a body of its own, such as a proxy\'s HTML page', async () => {
+		const page = '<html><body>Bad gateway</body></html>';
+		sandbox.control.injectFault({ kind: 'status', status: 502, count: 1, body: page, contentType: 'text/html' });
+		const answer = await call(sandbox, 'GET', '/leads');
+		expect(answer.status).toBe(502);
+		expect(answer.headers.get('content-type')).toBe('text/html');
+		expect(answer.text).toBe(page);
+	});
+
+	it('answers a write with a 200 HTML page before its commit (nothing applied) or after it (applied)', async () => {
+		sandbox.control.injectFault({ kind: 'malformed', count: 1, methods: ['POST'] });
+		const before = await call(sandbox, 'POST', '/leads', { body: lead });
+		expect(before.status).toBe(200);
+		expect(before.headers.get('content-type')).toMatch(/text\/html/);
+		expect(before.text).toMatch(/^<!DOCTYPE html>/);
+		expect(sandbox.control.leads().filter((l) => l.name === lead.name)).toHaveLength(0);
+
+		sandbox.control.injectFault({ kind: 'malformed', count: 1, when: 'after-commit', methods: ['POST'] });
+		const after = await call(sandbox, 'POST', '/leads', { body: lead });
+		expect(after.status).toBe(200);
+		expect(after.headers.get('content-type')).toMatch(/text\/html/);
+		expect(sandbox.control.leads().filter((l) => l.name === lead.name)).toHaveLength(1);
+
+		sandbox.control.injectFault({ kind: 'malformed', count: 1, when: 'after-commit', body: '{"ok":true}', status: 201, pathPrefix: '/webhooks' });
+		const noRecord = await call(sandbox, 'POST', '/webhooks', { body: { name: 'w', url: 'https://example.com/h', events: ['x'] } });
+		expect([noRecord.status, noRecord.body]).toEqual([201, { ok: true }]);
+		expect(sandbox.control.webhooks()).toHaveLength(1);
+	});
+
+	it('answers with a redirect to its Location and applies nothing', async () => {
+		const location = 'https://moved.example.com/api/v1/leads';
+		sandbox.control.injectFault({ kind: 'redirect', status: 301, location, count: 1, methods: ['POST'] });
+		const response = await fetch(`${sandbox.url}/api/v1/leads?apiKey=${DEMO_API_KEY}`, {
+			method: 'POST',
+			body: JSON.stringify(lead),
+			redirect: 'manual',
+		});
+		expect(response.status).toBe(301);
+		expect(response.headers.get('location')).toBe(location);
+		expect(sandbox.control.leads().filter((l) => l.name === lead.name)).toHaveLength(0);
+		expect((await call(sandbox, 'POST', '/leads', { body: lead })).status).toBe(201);
+	});
+
+	it('takes the 5xx, HTML and redirect faults over HTTP and rejects invalid ones', async () => {
+		const post = (body: unknown) =>
+			fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+		const valid = [
+			{ kind: 'status', status: 524, when: 'after-commit', count: 1, methods: ['POST'], body: '<html></html>', contentType: 'text/html' },
+			{ kind: 'malformed', when: 'after-commit', count: 1, methods: ['POST'] },
+			{ kind: 'redirect', status: 308, location: 'https://elsewhere.example.com/', count: 1 },
+		];
+		expect((await post(valid)).status).toBe(200);
+		const listed = (await fetch(`${sandbox.url}/__sandbox/faults`).then((r) => r.json())) as { data: unknown[] };
+		expect(listed.data).toEqual(expect.arrayContaining(valid.map((fault) => expect.objectContaining(fault))));
+		const invalid = [
+			{ kind: 'redirect', status: 301, count: 1 },
+			{ kind: 'redirect', status: 300, location: 'https://x.example.com/', count: 1 },
+			{ kind: 'status', status: 499, count: 1 },
+			{ kind: 'malformed', status: 302, count: 1 },
+			{ kind: 'malformed', when: 'later', count: 1 },
+			{ kind: 'status', status: 500, body: 42, count: 1 },
+		];
+		for (const fault of invalid) expect((await post(fault)).status).toBe(400);
+		const moved = await fetch(`${sandbox.url}/api/v1/leads?apiKey=${DEMO_API_KEY}`, { redirect: 'manual' });
+		expect([moved.status, moved.headers.get('location')]).toEqual([308, 'https://elsewhere.example.com/']);
+	});
+
+	it('stamps its Date header with its own clock, ahead of the real one by clockOffsetMs', async () => {
+		sandbox.control.setRateLimit({ clockOffsetMs: 3_600_000 });
+		try {
+			const ahead = Date.parse(String((await call(sandbox, 'GET', '/leads')).headers.get('date'))) - Date.now();
+			expect(ahead).toBeGreaterThan(3_590_000);
+			expect(ahead).toBeLessThan(3_610_000);
+		} finally {
+			sandbox.control.setRateLimit({ clockOffsetMs: 0 });
+		}
+		const now = Date.parse(String((await call(sandbox, 'GET', '/leads')).headers.get('date'))) - Date.now();
+		expect(Math.abs(now)).toBeLessThan(2_000);
+	});
+
 	it('takes faults over HTTP, lists them, rejects invalid ones and clears them', async () => {
 		const post = (body: unknown) =>
 			fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
