@@ -1,5 +1,5 @@
 /**
- * docs/behaviour.md's "Parameter names (workflow JSON)" table is what users write workflow JSON from: every parameter
+ * docs/dev/behaviour.md's "Parameter names (workflow JSON)" table is what users write workflow JSON from: every parameter
  * an operation shows (in any node version, outside the tool form) must be in its row, and every name in the row must
  * be a parameter of that operation, or an option of one of its collections.
  */
@@ -10,7 +10,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 
-const behaviour = readFileSync(path.join(__dirname, '..', '..', 'docs', 'behaviour.md'), 'utf8');
+const behaviour = readFileSync(path.join(__dirname, '..', '..', 'docs', 'dev', 'behaviour.md'), 'utf8');
 const properties = new Prospecting().description.properties;
 
 /** The table's rows: resource, operation and the names in the Parameters cell (`list options` as that word). */
@@ -36,7 +36,7 @@ function optionNames(property: INodeProperties): string[] {
 	return (property.options ?? []).flatMap((option) => ('name' in option && 'displayName' in option ? [String(option.name)] : []));
 }
 
-describe("docs/behaviour.md's parameter table", () => {
+describe("docs/dev/behaviour.md's parameter table", () => {
 	it('has a row for every operation of every resource', () => {
 		const resources = (properties.find((property) => property.name === 'resource')?.options ?? []).map((option) => String((option as { value: unknown }).value));
 		const expected = resources.flatMap((resource) =>

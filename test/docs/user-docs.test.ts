@@ -1,0 +1,103 @@
+/**
+ * The user's guide kept true: every parameter, option and default it sets in bold or italics is one the nodes or the
+ * credential show, with that default; every link to a file of this repository and every heading it names exists;
+ * the guide stays within its word budget.
+ */
+import {
+	brokenLink,
+	emphasesIn,
+	isDefaultOf,
+	linkedDocs,
+	namesMatch,
+	read,
+	repoLinksIn,
+	shown,
+	shownNames,
+	statedDefaultsIn,
+	userDocs,
+	wordCount,
+	type Emphasis,
+	type StatedDefault,
+} from './docs-support';
+import { OTHER_TERMS } from './other-terms';
+
+/**
+ * A lead-in in sentence case that ends its phrase ("**The workflow is not active**: …", "**Public URLs.**") is prose,
+ * not a name: a name is in title case, as the forms show it.
+ */
+function isLeadIn(span: Emphasis): boolean {
+	const words = span.text.split(' ').slice(1);
+	return /[.:]$/.test(span.text) || (/^[.:]/.test(span.after) && words.some((word) => /^[a-z]/.test(word)));
+}
+
+/** A span the docs may emphasise: a name the forms show, a part of "Resource → Operation", or another known term. */
+function isKnown(text: string): boolean {
+	const parts = text.split(/ → | = /).map((part) => part.replace(/[.:]$/, '').trim());
+	return parts.every(
+		(part) => OTHER_TERMS.has(part) || [...shownNames].some((name) => namesMatch(part, name)) || /^\d+$/.test(part),
+	);
+}
+
+/** The names no form shows, each as `doc: text`. */
+export function unknownNames(spans: Emphasis[]): string[] {
+	return spans.filter((span) => !span.text.startsWith('`') && !isLeadIn(span) && !isKnown(span.text)).map((span) => `${span.doc}: ${span.text}`);
+}
+
+/** The defaults no parameter of that name has, each as `doc: name = values`. */
+export function wrongDefaults(stated: StatedDefault[]): string[] {
+	return stated
+		.filter((claim) => {
+			const named = shown.filter((item) => namesMatch(claim.name, item.name));
+			return named.length > 0 && !named.some((item) => isDefaultOf(claim.values, item));
+		})
+		.map((claim) => `${claim.doc}: ${claim.name} = ${claim.values.join(' | ')}`);
+}
+
+const userText = userDocs.map((doc) => ({ doc, text: read(doc) }));
+
+describe("the user's guide", () => {
+	it('sets in bold or italics only names the nodes and the credential show, or terms it knows', () => {
+		expect(unknownNames(userText.flatMap(({ doc, text }) => emphasesIn(doc, text)))).toEqual([]);
+	});
+
+	it('states every default as the nodes and the credential have it', () => {
+		const stated = userText.flatMap(({ doc, text }) => statedDefaultsIn(doc, text));
+		expect(stated.length).toBeGreaterThan(30);
+		expect(wrongDefaults(stated)).toEqual([]);
+	});
+
+	it('fails on a renamed option and on a changed default put back', () => {
+		const old = '*Retry When Confirmed Not Created*, on by default, sends the lead again.';
+		expect(unknownNames(emphasesIn('docs/x.md', old))).toEqual(['docs/x.md: Retry When Confirmed Not Created']);
+		const changed = '**Send Again If Not Found (May Duplicate)** (default on) and **Look for a Lost Lead For** (default 120 s).';
+		expect(wrongDefaults(statedDefaultsIn('docs/x.md', changed))).toEqual([
+			'docs/x.md: Send Again If Not Found (May Duplicate) = on',
+			'docs/x.md: Look for a Lost Lead For = 120 s',
+		]);
+	});
+
+	it('keeps within 10,000 words, the guarantees page within 1,000', () => {
+		const words = userText.reduce((total, { text }) => total + wordCount(text), 0);
+		expect(words).toBeLessThanOrEqual(10_000);
+		expect(wordCount(read('docs/guarantees.md'))).toBeLessThanOrEqual(1_000);
+	});
+
+	it('carries no test citations: the tests that prove a promise are named in docs/dev/', () => {
+		const cited = userText.filter(({ text }) => /[\w-]+\/[\w.-]+ › /.test(text)).map(({ doc }) => doc);
+		expect(cited).toEqual([]);
+	});
+});
+
+describe('links between the documents', () => {
+	it('every link to a file of this repository, and every heading it names, exists', () => {
+		const links = linkedDocs.flatMap((doc) => repoLinksIn(doc, read(doc)));
+		expect(links.length).toBeGreaterThan(50);
+		expect(links.map(brokenLink).filter(Boolean)).toEqual([]);
+	});
+
+	it('reports a link to a missing heading with its document and line', () => {
+		expect(brokenLink({ doc: 'docs/trigger.md', line: 3, target: 'guarantees.md#no-such-heading' })).toBe(
+			'docs/trigger.md:3: guarantees.md#no-such-heading (no heading #no-such-heading in docs/guarantees.md)',
+		);
+	});
+});
