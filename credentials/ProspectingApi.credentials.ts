@@ -18,7 +18,7 @@ export class ProspectingApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://api.example.com',
 			description:
-				'Address of the service, without /api/v1 (a trailing slash or /api/v1 is tolerated)',
+				'Address of the service, without /api/v1 (a trailing slash or /api/v1 is tolerated). Use https://: over plain http:// the API key travels readable by anyone on the way. Redirects are not followed, and link-local and cloud metadata addresses are refused; to keep workflows from reaching other internal addresses, turn on n8n\'s N8N_SSRF_PROTECTION_ENABLED.',
 		},
 		{
 			displayName: 'API Key',
@@ -134,8 +134,17 @@ export class ProspectingApi implements ICredentialType {
 			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/api\\/v1$/, "")}}',
 			url: '/api/v1/custom-fields',
 			qs: { limit: 1, page: 1 },
+			// As every call of the nodes: a redirect would send the key to the address it names.
+			disableFollowRedirect: true,
 		},
 		rules: [
+			...[301, 302, 303, 307, 308].map((status) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value: status,
+					message: `The base URL answers with a redirect (${status}), which is not followed, so the key is not sent to another address. If the service has moved, put its new address (https://) in the Base URL.`,
+				},
+			})),
 			{
 				type: 'responseCode',
 				properties: {

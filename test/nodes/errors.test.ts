@@ -3,7 +3,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { expectNoSecret, runNode } from './support';
+import { everythingVisible, expectNoSecret, runNode } from './support';
 import type { NodeRun } from './support';
 import { useSandbox } from '../support/sandbox';
 
@@ -109,9 +109,69 @@ describe('service errors', () => {
 			{ baseUrl: `http://127.0.0.1:${port}`, apiKey: SPECIAL_KEY },
 		);
 		expect(run.error?.message).toMatch(
-			/Could not reach the service: the service refused the connection/,
+			/Could not reach the service( after \d+ attempts)?: the service refused the connection/,
 		);
 		expectNoSecret(run, SPECIAL_KEY);
+	});
+});
+
+describe('what an error quotes of an answer', () => {
+	const addLead = () => ({
+		resource: 'routine',
+		operation: 'addLead',
+		routineId: { __rl: true, mode: 'id', value: sandbox.control.routines()[0].id },
+		leadId: sandbox.control.leads()[0].id,
+	});
+	// What an instance metadata endpoint answers: a listing in plain text, credentials in JSON.
+	const metadataListing = 'ami-id\nhostname\niam/security-credentials/prospecting-role\ninstance-id';
+	const metadataCredentials = JSON.stringify({
+		Code: 'Success',
+		AccessKeyId: 'ASIAEXAMPLEKEYID0000',
+		SecretAccessKey: 'wJalrXUtnFEMIexampleSecretAccessKey',
+		Token: 'IQoJb3JpZ2luX2VjEXAMPLETOKEN',
+	});
+
+	it.each([
+		['a plain-text listing', metadataListing, 'text/plain'],
+		['a JSON body of credentials', metadataCredentials, 'application/json'],
+	])('a metadata-like answer (%s) never reaches the error, its details or the log', async (_what, body, contentType) => {
+		sandbox.control.injectFault({ kind: 'status', status: 500, body, contentType, count: 1, methods: ['POST'] });
+		const run = await runNode(addLead(), connection);
+
+		expect(run.error?.message).toMatch(/^The service answered 500 to POST \/routines\/.+\/lead: it may or may not have applied/);
+		const visible = everythingVisible(run);
+		for (const secretPart of ['iam/security-credentials', 'ASIAEXAMPLEKEYID0000', 'wJalrXUtnFEMIexampleSecretAccessKey', 'IQoJb3JpZ2luX2VjEXAMPLETOKEN']) {
+			expect(visible).not.toContain(secretPart);
+		}
+	});
+
+	it('an HTML error page is named, never quoted', async () => {
+		const page = '<html><head><title>502 Bad Gateway</title></head><body>nginx internal 10.0.3.7</body></html>';
+		sandbox.control.injectFault({ kind: 'status', status: 502, body: page, contentType: 'text/html', count: 5 });
+		const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, connection);
+
+		expect(run.error?.message).toBe('The service failed to process the request (502) after 5 attempts');
+		expect(description(run)).toContain('The answer was an HTML page (not shown).');
+		expect(everythingVisible(run)).not.toMatch(/nginx|10\.0\.3\.7|<html/);
+	});
+
+	it('a read answered 200 with an HTML page says so without quoting the page', async () => {
+		sandbox.control.injectFault({ kind: 'malformed', count: 5, body: '<html><body>Entrar: usuário e senha</body></html>', contentType: 'text/html' });
+		const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, connection);
+
+		expect(run.error?.message).toBe('The service answered with something that is not JSON (5 attempts)');
+		expect(description(run)).toMatch(/^The answer was an HTML page\. Check the base URL in the credential/);
+		expect(everythingVisible(run)).not.toMatch(/Entrar|usuário/);
+	});
+
+	it("the service's JSON message and one short line of plain text are quoted", async () => {
+		sandbox.control.injectFault({ kind: 'status', status: 503, body: 'Manutenção programada até 03:00', contentType: 'text/plain; charset=utf-8', count: 1, methods: ['POST'] });
+		const plain = await runNode(addLead(), connection);
+		expect(description(plain)).toContain('Manutenção programada até 03:00');
+
+		sandbox.control.injectFault({ kind: 'status', status: 500, count: 1, methods: ['POST'] });
+		const json = await runNode(addLead(), connection);
+		expect(description(json)).toContain('Erro interno do servidor.');
 	});
 });
 

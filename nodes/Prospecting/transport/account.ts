@@ -8,7 +8,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { withOutcome } from './outcome';
 import { budgetKey } from './rateBudgets';
+import { refusedHost } from './refusedHosts';
 
 export type ProspectingContext =
 	| IExecuteFunctions
@@ -78,20 +80,28 @@ export async function accountKey(context: ProspectingContext): Promise<string> {
 }
 
 
-/** The credential of a call, its base URL normalised and its key checked, or an error naming the item. */
+/**
+ * The credential of a call, its base URL normalised and its key checked, or an error naming the item and the field.
+ * These errors come before anything is sent: a write they stop was not sent.
+ */
 export async function checkedAccount(this: ProspectingContext, itemIndex?: number) {
 	const credentials = await credentialsOf(this);
 	const secret = String(credentials?.apiKey ?? '');
 	const baseUrl = normaliseBaseUrl(credentials?.baseUrl);
+	const refuse = (message: string, description?: string) =>
+		withOutcome(new NodeOperationError(this.getNode(), message, { itemIndex, description }), 'notSent');
 	if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			'The base URL in the Prospecting API credential must start with http:// or https://',
-			{ itemIndex },
+		throw refuse('The base URL in the Prospecting API credential must start with http:// or https://');
+	}
+	const host = refusedHost(baseUrl);
+	if (host !== undefined) {
+		throw refuse(
+			`The Base URL in the Prospecting API credential names ${host}, a link-local or cloud metadata address: nothing was sent`,
+			'Such an address answers with the secrets of the machine n8n runs on, never as the prospecting service. Put the address of the service in the Base URL of the credential.',
 		);
 	}
 	if (secret.trim() === '') {
-		throw new NodeOperationError(this.getNode(), 'The API key in the Prospecting API credential is empty', { itemIndex });
+		throw refuse('The API key in the Prospecting API credential is empty');
 	}
 	return { credentials, baseUrl, secret };
 }

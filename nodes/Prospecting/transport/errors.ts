@@ -1,6 +1,9 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { outcomeOf, withOutcome, type WriteOutcome } from './outcome';
+import { describeAnswer, quotableDetails, quotableMessage } from './quotable';
+import type { WriteAnswerProblem } from './writeAnswer';
 import { redactText, redactValue } from './secrets';
 
 /** What went wrong with one call, already free of the API key. */
@@ -12,6 +15,10 @@ export interface CallFailure {
 	/** Set when the service answered. */
 	status?: number;
 	body?: unknown;
+	/** The answer's Content-Type: only JSON or one short line of text/plain is ever quoted. */
+	contentType?: unknown;
+	/** The Location of a 3xx answer (redirects are never followed). */
+	location?: unknown;
 	/** Network error code (ECONNRESET, ETIMEDOUT, ...) when the service did not answer. */
 	code?: string;
 	/** e.g. 'Routine "rt_1"', used to name the missing record on 404. */
@@ -56,6 +63,17 @@ function isWriteMethod(method: string): boolean {
 	return !['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase());
 }
 
+/** Longest Location named in an error. */
+const MAX_LOCATION_CHARS = 200;
+
+/** The Location of a redirect as an error may name it: one line, capped, without the key. */
+function locationWords(location: unknown, secret?: string): string {
+	const value = Array.isArray(location) ? location[0] : location;
+	if (typeof value !== 'string' || value.trim() === '') return 'no Location given';
+	const line = redactText(value.trim().replace(/[\r\n]+/g, ' '), secret);
+	return line.length > MAX_LOCATION_CHARS ? `${line.slice(0, MAX_LOCATION_CHARS)}…` : line;
+}
+
 const CODE_WORDS: Record<string, string> = {
 	ECONNRESET: 'the connection was reset',
 	ETIMEDOUT: 'the request timed out',
@@ -81,16 +99,6 @@ export function describeCode(code: string | undefined): string {
 function itemSuffix(failure: Pick<CallFailure, 'itemIndex' | 'method' | 'endpoint'>): string {
 	const item = failure.itemIndex !== undefined ? `item ${failure.itemIndex}, ` : '';
 	return `(${item}${failure.method} ${failure.endpoint})`;
-}
-
-function serviceMessage(body: unknown): string | undefined {
-	if (body && typeof body === 'object' && !Array.isArray(body)) {
-		const message = (body as { message?: unknown }).message;
-		if (typeof message === 'string' && message.trim() !== '') return message;
-		if (Array.isArray(message)) return message.map(String).join('; ');
-	}
-	if (typeof body === 'string' && body.trim() !== '') return body.trim().slice(0, 300);
-	return undefined;
 }
 
 /** `field: reason` lines from a 400 body `{ message, errors: [{ field, message }] }`. */
@@ -144,52 +152,76 @@ export function buildApiError(
 	return error;
 }
 
+/**
+ * What a write's failed answer says it did. A redirect (never followed) and a 4xx leave it unapplied; a 5xx may come
+ * after the service applied it (a gateway giving up, a crash after the commit), and so may anything unexpected.
+ */
+function statusOutcome(status: number): WriteOutcome {
+	return status >= 300 && status < 500 ? 'refused' : 'unknown';
+}
+
+/** A line naming an answer that is not quoted (an HTML page, a long text), or nothing when it was quoted or empty. */
+function unquotedAnswer(body: unknown, contentType: unknown, quoted: string | undefined): string {
+	if (quoted !== undefined || body === undefined || body === null || body === '') return '';
+	if (typeof body === 'object' && !Array.isArray(body)) return '';
+	return `The answer was ${describeAnswer(body, contentType)} (not shown).`;
+}
+
+const NOT_SENT_AGAIN = 'The service may or may not have applied this change, so it was not sent again.';
+
 /** The error for an HTTP status the service answered with. */
 export function errorFromStatus(node: INode, failure: CallFailure, secret?: string): NodeApiError {
 	const status = failure.status ?? 0;
 	const body = redactValue(failure.body, secret);
-	const fromService = serviceMessage(body);
+	const fromService = quotableMessage(body, failure.contentType);
+	const unquoted = unquotedAnswer(body, failure.contentType, fromService);
 	const where = itemSuffix(failure);
+	const isWrite = isWriteMethod(failure.method);
 	let message: string;
 	let description: string;
-	const lost = GATEWAY_LOST_STATUSES.has(status) && isWriteMethod(failure.method);
 
-	if (lost) {
-		// A gateway's 502/504 comes when the service behind it was too slow or went away mid-answer: it may have
-		// applied the write, so this is a lost answer, not a failure.
-		message = `The answer to ${failure.method} ${failure.endpoint} was lost: a gateway answered ${status}`;
+	if (status >= 300 && status < 400) {
+		// Following would send the key to whatever the Location names, and turn a POST into a GET of another page.
+		// The Location comes last: a redacted key parameter takes everything up to the next space with it.
+		message = `${failure.method} ${failure.endpoint} was redirected (${status}), and redirects are not followed: Location ${locationWords(failure.location, secret)}`;
 		description = [
-			fromService,
-			`The service may or may not have applied this change, so it was not sent again. ${where}`,
-		]
-			.filter(Boolean)
-			.join('\n');
+			'The base URL in the Prospecting API credential answers with a redirect, so nothing was sent to the new address.',
+			'If the service has moved, put its new address in the Base URL of the credential.',
+			where,
+		].join('\n');
+	} else if (isWrite && (status >= 500 || status < 200)) {
+		// A 5xx may come after the service applied the write: a gateway that gave up on it, a crash after the commit.
+		message = GATEWAY_LOST_STATUSES.has(status)
+			? `The answer to ${failure.method} ${failure.endpoint} was lost: a gateway answered ${status}`
+			: `The service answered ${status} to ${failure.method} ${failure.endpoint}: it may or may not have applied this change, and it was not sent again`;
+		description = [fromService, unquoted, `${NOT_SENT_AGAIN} ${where}`].filter(Boolean).join('\n');
 	} else if (status === 400) {
 		const reasons = fieldReasons(body);
 		message = fromService ?? 'The service rejected the request as invalid (400)';
-		description = [...reasons, where].join('\n');
+		description = [...reasons, unquoted, where].filter(Boolean).join('\n');
 	} else if (status === 401) {
 		message = 'The API key was refused (401): check the API key in the Prospecting API credential';
-		description = [fromService, where].filter(Boolean).join('\n');
+		description = [fromService, unquoted, where].filter(Boolean).join('\n');
 	} else if (status === 404) {
 		const what = failure.recordLabel ?? `The record at ${failure.endpoint}`;
 		message = `${what} was not found (404)`;
-		description = [fromService, where].filter(Boolean).join('\n');
+		description = [fromService, unquoted, where].filter(Boolean).join('\n');
 	} else if (status >= 500) {
 		const attempts =
 			failure.attempts && failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
 		message = `The service failed to process the request (${status})${attempts}`;
-		description = [fromService, where].filter(Boolean).join('\n');
+		description = [fromService, unquoted, where].filter(Boolean).join('\n');
 	} else {
 		message = fromService ?? `The service rejected the request (${status})`;
 		const reasons = fieldReasons(body);
-		description = [...reasons, fromService && fromService !== message ? fromService : '', where]
+		description = [...reasons, fromService && fromService !== message ? fromService : '', unquoted, where]
 			.filter(Boolean)
 			.join('\n');
 	}
 
 	const details: JsonObject = { httpCode: String(status) };
-	if (body && typeof body === 'object') details.body = body as JsonObject;
+	const kept = quotableDetails(body);
+	if (kept) details.body = kept;
 	const error = buildApiError(node, {
 		message,
 		description,
@@ -198,14 +230,8 @@ export function errorFromStatus(node: INode, failure: CallFailure, secret?: stri
 		details,
 		secret,
 	});
-	if (lost) error.context[RESPONSE_LOST] = true;
-	return error;
+	return isWrite ? withOutcome(error, statusOutcome(status)) : error;
 }
-
-/** Marks an error raised because a write's answer was lost: the write may have been applied. */
-export const RESPONSE_LOST = 'responseLost';
-/** Marks an error raised because a write never reached the service (refused connection, unknown host). */
-export const NOT_SENT = 'notSent';
 
 /** The error for a call that got no usable answer. */
 export function errorFromNetwork(
@@ -224,18 +250,13 @@ export function errorFromNetwork(
 	let description: string;
 	if (lost) {
 		message = `The answer to ${failure.method} ${failure.endpoint} was lost: ${words}`;
-		description = `The service may or may not have applied this change, so it was not sent again. ${where}`;
+		description = `${NOT_SENT_AGAIN} ${where}`;
 	} else if (failure.code === 'NOT_JSON') {
 		const attempts =
 			failure.attempts && failure.attempts > 1 ? ` (${failure.attempts} attempts)` : '';
 		message = `The service answered with something that is not JSON${attempts}`;
-		const snippet = typeof failure.body === 'string' ? failure.body.slice(0, 200) : '';
-		description = [
-			snippet ? `Start of the answer: ${snippet}` : '',
-			`Check the base URL in the credential. ${where}`,
-		]
-			.filter(Boolean)
-			.join('\n');
+		// Whatever answered is not quoted: it may be a proxy's page, or not the service at all.
+		description = `The answer was ${describeAnswer(failure.body, failure.contentType)}. Check the base URL in the credential. ${where}`;
 	} else {
 		const attempts =
 			failure.attempts && failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
@@ -249,27 +270,55 @@ export function errorFromNetwork(
 		details: { code: failure.code ?? 'UNKNOWN' },
 		secret,
 	});
-	if (lost) error.context[RESPONSE_LOST] = true;
-	if (isWrite && notSent) error.context[NOT_SENT] = true;
-	return error;
+	if (!isWrite) return error;
+	return withOutcome(error, notSent ? 'notSent' : 'unknown');
+}
+
+/**
+ * The error for a write whose 2xx answer is not what the write returns: neither empty nor a JSON object, or, for a
+ * create, no record with an id. Something other than the service may have answered (a proxy's maintenance page),
+ * or the service may have applied it: the outcome is unknown and it is not sent again.
+ */
+export function errorFromWriteAnswer(
+	node: INode,
+	failure: CallFailure & { problem: WriteAnswerProblem },
+	secret?: string,
+): NodeApiError {
+	const where = itemSuffix(failure);
+	const call = `${failure.method} ${failure.endpoint}`;
+	const answer =
+		failure.problem === 'noRecord' && failure.body !== null && typeof failure.body === 'object' && !Array.isArray(failure.body)
+			? 'a JSON object without an id'
+			: describeAnswer(failure.body, failure.contentType);
+	const message =
+		failure.problem === 'noRecord'
+			? `The service answered ${failure.status} to ${call} without the created record: it may have been created, and it was not sent again`
+			: `The service answered ${failure.status} to ${call} with ${answer}: it may or may not have applied this change, and it was not sent again`;
+	const description = [
+		failure.problem === 'noRecord' ? `The answer was ${answer} (not shown).` : '',
+		'Something in front of the service (a proxy, a maintenance page) may have answered in its place, or the service may have applied the change.',
+		`Check whether it was applied before running this item again, and check the base URL in the credential. ${where}`,
+	]
+		.filter(Boolean)
+		.join('\n');
+	const error = buildApiError(node, {
+		message,
+		description,
+		httpCode: failure.status === undefined ? undefined : String(failure.status),
+		itemIndex: failure.itemIndex,
+		secret,
+	});
+	return withOutcome(error, 'unknown');
 }
 
 /** True when the error proves a write never reached the service, so sending it again cannot apply it twice. */
 export function isNotSentError(error: unknown): boolean {
-	return Boolean(
-		error &&
-		typeof error === 'object' &&
-		(error as { context?: Record<string, unknown> }).context?.[NOT_SENT] === true,
-	);
+	return outcomeOf(error) === 'notSent';
 }
 
-/** True when the error says a write's answer was lost (the write may have been applied). */
+/** True when the write's outcome is unknown: its answer was lost, or said nothing sure (it may have been applied). */
 export function isResponseLostError(error: unknown): boolean {
-	return Boolean(
-		error &&
-		typeof error === 'object' &&
-		(error as { context?: Record<string, unknown> }).context?.[RESPONSE_LOST] === true,
-	);
+	return outcomeOf(error) === 'unknown';
 }
 
 /** The error for a 429 that outlasted the allowed total wait. */
@@ -285,11 +334,12 @@ export function errorFromRateLimit(
 		paced?: boolean;
 	},
 	secret?: string,
+	isWrite = false,
 ): NodeApiError {
 	const seconds = (ms: number) => Math.round(ms / 100) / 10;
 	const waited = seconds(failure.waitedMs);
 	const max = seconds(failure.maxWaitMs);
-	const fromService = serviceMessage(redactValue(failure.body, secret));
+	const fromService = quotableMessage(redactValue(failure.body, secret), failure.contentType);
 	const message = `Rate limit still reached after waiting ${waited} s in total (maximum ${max} s)`;
 	const times = failure.refusals === 1 ? '1 time' : `${failure.refusals} times`;
 	const left = `${seconds(Math.max(0, failure.maxWaitMs - failure.waitedMs))} s left of the maximum`;
@@ -311,13 +361,16 @@ export function errorFromRateLimit(
 	]
 		.filter(Boolean)
 		.join('\n');
-	return buildApiError(node, {
+	const error = buildApiError(node, {
 		message,
 		description,
 		httpCode: '429',
 		itemIndex: failure.itemIndex,
 		secret,
 	});
+	if (!isWrite) return error;
+	// Refused with 429 is refused; held back by the pace or another call's refusal, it never left.
+	return withOutcome(error, failure.refusals > 0 ? 'refused' : 'notSent');
 }
 
 /** Passes n8n errors on as they are and wraps anything else, so a catch block never rethrows a raw value. */

@@ -1,7 +1,15 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { buildQuery, checkedAccount, type MultiValueFormat, type ProspectingContext } from './account';
-import { errorFromNetwork, errorFromRateLimit, errorFromStatus, isNotSentCode, isResponseLostCode } from './errors';
+import {
+	errorFromNetwork,
+	errorFromRateLimit,
+	errorFromStatus,
+	errorFromWriteAnswer,
+	isNotSentCode,
+	isResponseLostCode,
+} from './errors';
+import { headerValue } from './headers';
 import { networkCode } from './networkCode';
 import { RateWaitTooLong } from './callQueue';
 import { cancelSignal, pause } from './pause';
@@ -9,6 +17,8 @@ import { callKind, getBudget, rateSettings } from './rateBudgets';
 import { readRateAnswer } from './rateHeaders';
 import { decideRefusal } from './refusal';
 import { redactText, redactValue } from './secrets';
+import { serviceClockOffsetMs } from './serviceDate';
+import { writeAnswerProblem, type WriteAnswerExpectation } from './writeAnswer';
 
 
 export interface ProspectingRequestOptions {
@@ -29,6 +39,10 @@ export interface ProspectingRequestOptions {
 	multiValueFormat?: MultiValueFormat;
 	/** Per-call timeout in ms. Default 60 000. */
 	timeoutMs?: number;
+	/** A create's 2xx answer must be a JSON object with an id, else its outcome is unknown. */
+	expect?: WriteAnswerExpectation;
+	/** Called with (Date header) − (local time of arrival), in ms, for every answer with a Date header. */
+	onServiceClock?: (offsetMs: number) => void;
 }
 
 export const DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS = 300;
@@ -77,6 +91,8 @@ export async function prospectingApiRequest(
 		ignoreHttpStatusErrors: true,
 		timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		arrayFormat: format === 'brackets' ? 'brackets' : 'repeat',
+		// A redirect would take the key (in the query) to another address, and turn a POST into a GET of some page.
+		disableFollowRedirect: true,
 	};
 	if (options.body !== undefined) request.body = options.body;
 
@@ -87,7 +103,7 @@ export async function prospectingApiRequest(
 	let waitedMs = 0;
 	let lastWaitMs = 0;
 	const rateLimitError = (refusal: { status?: number; body?: unknown; askedWaitMs?: number; paced?: boolean }) =>
-		errorFromRateLimit(node, { ...where, ...refusal, waitedMs, maxWaitMs, refusals }, secret);
+		errorFromRateLimit(node, { ...where, ...refusal, waitedMs, maxWaitMs, refusals }, secret, kind === 'write');
 
 	const retryRead = async (reason: string): Promise<boolean> => {
 		if (kind !== 'read' || readFailures >= MAX_READ_RETRIES) return false;
@@ -143,7 +159,10 @@ export async function prospectingApiRequest(
 		}
 
 		const status = response.statusCode;
-		const answer = readRateAnswer(response.headers as Record<string, unknown>, status);
+		const headers = response.headers as Record<string, unknown>;
+		const offsetMs = serviceClockOffsetMs(headers, Date.now());
+		if (offsetMs !== undefined) options.onServiceClock?.(offsetMs);
+		const answer = readRateAnswer(headers, status);
 		budget.settle(reservation, answer);
 
 		if (status === 429) {
@@ -162,22 +181,21 @@ export async function prospectingApiRequest(
 
 		if (status >= 500 && (await retryRead(`status ${status}`))) continue;
 
+		const body = response.body;
+		const contentType = headerValue(headers, 'content-type');
 		if (status < 200 || status >= 300) {
-			throw errorFromStatus(
-				node,
-				{ ...where, status, body: response.body, attempts, recordLabel: options.recordLabel },
-				secret,
-			);
+			const location = headerValue(headers, 'location');
+			const failure = { ...where, status, body, contentType, location, attempts, recordLabel: options.recordLabel };
+			throw errorFromStatus(node, failure, secret);
 		}
 
-		const body = response.body;
+		if (kind === 'write') {
+			const problem = writeAnswerProblem(body, options.expect);
+			if (problem) throw errorFromWriteAnswer(node, { ...where, status, body, contentType, problem }, secret);
+		}
 		if (kind === 'read' && !isJsonBody(body)) {
 			if (await retryRead('answer was not JSON')) continue;
-			throw errorFromNetwork(
-				node,
-				{ ...where, code: 'NOT_JSON', attempts, body: redactText(String(body ?? ''), secret) },
-				secret,
-			);
+			throw errorFromNetwork(node, { ...where, code: 'NOT_JSON', attempts, body, contentType }, secret);
 		}
 		return redactValue(body, secret);
 	}

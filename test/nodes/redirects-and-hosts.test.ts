@@ -1,0 +1,118 @@
+/**
+ * No surprises from the URL: a redirect is never followed, by a read, a write or the credential test (the key would
+ * go to the address it names, and a POST would turn into a GET of some page), and a Base URL naming a link-local or
+ * cloud metadata address is refused before anything is sent.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { testCredential } from '../../dev/harness';
+import { everythingVisible, expectNoSecret, runNode } from './support';
+import { useSandbox } from '../support/sandbox';
+
+const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 10, prospections: 5, customFields: 2 } });
+
+const redirectedWrites: Array<[string, 301 | 302 | 307 | 308, () => INodeParameters]> = [
+	['Lead Create', 301, () => ({ resource: 'lead', operation: 'create', email: 'joana.moved@example.com' })],
+	[
+		'Routine Add Lead',
+		302,
+		() => ({
+			resource: 'routine',
+			operation: 'addLead',
+			routineId: { __rl: true, mode: 'id', value: sandbox.control.routines()[0].id },
+			leadId: sandbox.control.leads()[0].id,
+		}),
+	],
+	['Webhook Create', 307, () => ({ resource: 'webhook', operation: 'create', name: 'Ganhos', url: 'https://example.com/ganhos' })],
+	['Webhook Delete', 308, () => ({ resource: 'webhook', operation: 'delete', webhookId: 'whk_moved' })],
+];
+
+describe('redirects are never followed', () => {
+	it.each(redirectedWrites)(
+		'%s answered %i fails as refused, names the Location without the key, and sends nothing to it',
+		async (_operation, status, parameters) => {
+			// The Location leads back to the service itself, with the key: followed, the write would read as done.
+			const location = `${sandbox.url}/api/v1/leads?apiKey=${sandbox.apiKey}`;
+			sandbox.control.injectFault({ kind: 'redirect', status, location, count: 1, methods: ['POST', 'DELETE'] });
+			const run = await runNode(parameters(), { ...connection, continueOnFail: true });
+			const item = run.items[0].json;
+
+			expect(item.outcome).toBe('refused');
+			expect(item.error).toMatch(
+				new RegExp(`^(POST|DELETE) /\\S+ was redirected \\(${status}\\), and redirects are not followed: Location ${sandbox.url}/api/v1/leads\\?apiKey=\\*\\*\\*$`),
+			);
+			expect(String(item.description)).toMatch(/If the service has moved, put its new address in the Base URL/);
+			expect(item.id).toBeUndefined();
+			const writes = sandbox.control.requests().filter((request) => request.kind === 'write');
+			expect(writes.map((request) => request.status)).toEqual([status]);
+			expect(sandbox.control.requests().filter((request) => request.path === '/api/v1/leads' && request.method === 'GET')).toHaveLength(0);
+			expectNoSecret(run, sandbox.apiKey);
+		},
+	);
+
+	it('a read answered 301 is neither followed nor retried, and the error names the Location', async () => {
+		sandbox.control.injectFault({ kind: 'redirect', status: 301, location: 'https://moved.example.com/api/v1/leads', count: 5 });
+		const run = await runNode({ resource: 'lead', operation: 'getMany', returnAll: true }, connection);
+
+		expect(run.error?.message).toBe(
+			'GET /leads was redirected (301), and redirects are not followed: Location https://moved.example.com/api/v1/leads',
+		);
+		expect(sandbox.control.requests()).toHaveLength(1);
+	});
+
+	it('the credential test does not follow a redirect, even to a working address, and says why', async () => {
+		const location = `${sandbox.url}/api/v1/custom-fields?apiKey=${sandbox.apiKey}`;
+		sandbox.control.injectFault({ kind: 'redirect', status: 301, location, count: 1 });
+		const result = await testCredential(connection);
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toBe(
+			'The base URL answers with a redirect (301), which is not followed, so the key is not sent to another address. If the service has moved, put its new address (https://) in the Base URL.',
+		);
+		expect(sandbox.control.requests().map((request) => request.status)).toEqual([301]);
+	});
+});
+
+describe('link-local and cloud metadata hosts', () => {
+	it.each([
+		'http://169.254.169.254',
+		'http://169.254.170.2/v2',
+		'http://2852039166',
+		'http://[fe80::a9fe:a9fe]',
+		'http://[::ffff:169.254.169.254]',
+		'http://[fd00:ec2::254]',
+		'http://metadata.google.internal.',
+		'http://100.100.100.200',
+	])('a Base URL of %s is refused before anything is sent, naming the credential field', async (baseUrl) => {
+		const run = await runNode(
+			{
+				resource: 'routine',
+				operation: 'addLead',
+				routineId: { __rl: true, mode: 'id', value: 'rot_1' },
+				leadId: 'lead_1',
+			},
+			{ baseUrl, apiKey: sandbox.apiKey, continueOnFail: true },
+		);
+		const item = run.items[0].json;
+
+		expect(item.outcome).toBe('notSent');
+		expect(item.error).toMatch(
+			/^The Base URL in the Prospecting API credential names \S+, a link-local or cloud metadata address: nothing was sent$/,
+		);
+		expect(everythingVisible(run)).not.toMatch(/refused the connection|could not be resolved|timed out/);
+	});
+
+	it('a read with such a Base URL is refused the same way', async () => {
+		const run = await runNode(
+			{ resource: 'customField', operation: 'getMany', returnAll: true },
+			{ baseUrl: 'http://169.254.169.254/latest/meta-data', apiKey: sandbox.apiKey },
+		);
+		expect(run.error?.message).toMatch(/^The Base URL in the Prospecting API credential names 169\.254\.169\.254/);
+	});
+
+	it('a loopback address stays allowed: a service on this machine is reached', async () => {
+		const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, connection);
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(2);
+	});
+});

@@ -1,0 +1,176 @@
+/**
+ * What every write's error says about the write, as a workflow sees it under Continue On Fail: `unknown` (it may
+ * have been applied: every 5xx, a lost answer, a 2xx that is not the write's answer), `notSent` (it never left) or
+ * `refused` (answered that it was not applied). An unknown write is never sent again and never reported as done.
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { everythingVisible, expectNoSecret, runNode } from './support';
+import { useSandbox } from '../support/sandbox';
+
+const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 10, prospections: 5 } });
+
+const MAY_OR_MAY_NOT = 'The service may or may not have applied this change, so it was not sent again.';
+
+const writes = () => sandbox.control.requests().filter((request) => request.kind === 'write');
+
+function addLead(): INodeParameters {
+	const routine = sandbox.control.routines()[0];
+	return {
+		resource: 'routine',
+		operation: 'addLead',
+		routineId: { __rl: true, mode: 'id', value: routine.id },
+		leadId: sandbox.control.leads()[0].id,
+	};
+}
+
+const createWebhook: INodeParameters = {
+	resource: 'webhook',
+	operation: 'create',
+	name: 'Ganhos',
+	url: 'https://example.com/ganhos',
+};
+
+async function errorItem(parameters: INodeParameters): Promise<IDataObject> {
+	const run = await runNode(parameters, { ...connection, continueOnFail: true });
+	expect(run.error).toBeUndefined();
+	expect(run.items).toHaveLength(1);
+	expectNoSecret(run, sandbox.apiKey);
+	return run.items[0].json;
+}
+
+describe('a 5xx after the commit', () => {
+	it.each([500, 503, 524])(
+		'Routine Add Lead answered %i after its commit fails as unknown, says it may have been applied, and is not sent again',
+		async (status) => {
+			sandbox.control.injectFault({ kind: 'status', status, when: 'after-commit', count: 1, pathPrefix: '/routines' });
+			const item = await errorItem(addLead());
+
+			expect(item.outcome).toBe('unknown');
+			expect(item.error).toMatch(
+				new RegExp(`^The service answered ${status} to POST /routines/.+/lead: it may or may not have applied this change, and it was not sent again$`),
+			);
+			expect(String(item.description)).toContain(MAY_OR_MAY_NOT);
+			expect(String(item.error)).not.toMatch(/failed to process/);
+			expect(item.added).toBeUndefined();
+			expect(writes()).toHaveLength(1);
+		},
+	);
+
+	it('Webhook Create answered 500 after its commit fails as unknown and is not sent again: one webhook exists', async () => {
+		sandbox.control.injectFault({ kind: 'status', status: 500, when: 'after-commit', count: 1, methods: ['POST'] });
+		const item = await errorItem(createWebhook);
+
+		expect(item.outcome).toBe('unknown');
+		expect(item.error).toBe(
+			'The service answered 500 to POST /webhooks: it may or may not have applied this change, and it was not sent again',
+		);
+		expect(sandbox.control.webhooks()).toHaveLength(1);
+		expect(writes()).toHaveLength(1);
+	});
+
+	it('Lead Create answered 500 after its commit is not sent again: the lead it sent is found, one lead', async () => {
+		sandbox.control.injectFault({ kind: 'status', status: 500, when: 'after-commit', count: 1, methods: ['POST'] });
+		const run = await runNode(
+			{ resource: 'lead', operation: 'create', name: 'Joana Quinhentos', email: 'joana.500@example.com', options: { lostLeadSearch: 2 } },
+			connection,
+		);
+
+		const created = sandbox.control.leads().filter((lead) => lead.emails.some((email) => email.value === 'joana.500@example.com'));
+		expect(created).toHaveLength(1);
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json.id).toBe(created[0].id);
+		expect(writes()).toHaveLength(1);
+	});
+});
+
+describe('a 2xx that is not the answer of the write', () => {
+	it.each(['before-commit', 'after-commit'] as const)(
+		'Routine Add Lead answered 200 with an HTML page (%s) fails as unknown, never as added, without quoting the page',
+		async (when) => {
+			sandbox.control.injectFault({ kind: 'malformed', when, count: 1, methods: ['POST'] });
+			const run = await runNode(addLead(), { ...connection, continueOnFail: true });
+			const item = run.items[0].json;
+
+			expect(item.outcome).toBe('unknown');
+			expect(item.error).toMatch(
+				/^The service answered 200 to POST \/routines\/.+\/lead with an HTML page: it may or may not have applied this change, and it was not sent again$/,
+			);
+			expect(item.added).toBeUndefined();
+			expect(everythingVisible(run)).not.toMatch(/manutenção|DOCTYPE/);
+			expect(writes()).toHaveLength(1);
+		},
+	);
+
+	it('Webhook Create answered 201 with a JSON object without an id fails as unknown: the record was not in the answer', async () => {
+		sandbox.control.injectFault({ kind: 'malformed', when: 'after-commit', status: 201, body: '{"ok":true}', count: 1, methods: ['POST'] });
+		const item = await errorItem(createWebhook);
+
+		expect(item.outcome).toBe('unknown');
+		expect(item.error).toBe(
+			'The service answered 201 to POST /webhooks without the created record: it may have been created, and it was not sent again',
+		);
+		expect(sandbox.control.webhooks()).toHaveLength(1);
+		expect(writes()).toHaveLength(1);
+	});
+
+	it('Lead Create answered 200 with an HTML page before its commit reports no lead as created', async () => {
+		sandbox.control.injectFault({ kind: 'malformed', count: 1, methods: ['POST'] });
+		const run = await runNode(
+			{ resource: 'lead', operation: 'create', email: 'joana.html@example.com', options: { lostLeadSearch: 0 } },
+			{ ...connection, continueOnFail: true },
+		);
+
+		expect(run.items).toHaveLength(1);
+		expect(run.items[0].json.id).toBeUndefined();
+		expect(run.items[0].json.outcome).toBe('unknown');
+		expect(String(run.items[0].json.description)).toContain('The service answered 200 to POST /leads with an HTML page');
+		expect(writes()).toHaveLength(1);
+		expect(sandbox.control.leads()).toHaveLength(10);
+	});
+});
+
+describe('a lost answer, a refusal and a call that never left', () => {
+	it('Routine Add Lead whose connection drops after the commit fails as unknown and is not sent again', async () => {
+		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
+		const item = await errorItem(addLead());
+
+		expect(item.outcome).toBe('unknown');
+		expect(item.error).toMatch(/^The answer to POST \/routines\/.+\/lead was lost: /);
+		expect(String(item.description)).toContain(MAY_OR_MAY_NOT);
+		expect(writes()).toHaveLength(1);
+	});
+
+	it('Routine Add Lead answered 404 fails as refused', async () => {
+		const item = await errorItem({ ...addLead(), routineId: { __rl: true, mode: 'id', value: 'rot_missing' } });
+
+		expect(item.outcome).toBe('refused');
+		expect(item.error).toMatch(/^Routine "rot_missing".* was not found \(404\)$/);
+	});
+
+	it('Routine Add Lead refused with 429 longer than its wait allows fails as refused', async () => {
+		sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 30 });
+		const item = await errorItem({ ...addLead(), options: { maxRateLimitWait: 1 } });
+
+		expect(item.outcome).toBe('refused');
+		expect(item.httpCode).toBe('429');
+		expect(sandbox.control.requests().map((request) => request.status)).toEqual([429]);
+	});
+
+	it('Routine Add Lead to a service that refuses the connection fails as not sent', async () => {
+		const closed = http.createServer();
+		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+		const port = (closed.address() as AddressInfo).port;
+		await new Promise((resolve) => closed.close(resolve));
+		const run = await runNode(addLead(), {
+			baseUrl: `http://127.0.0.1:${port}`,
+			apiKey: sandbox.apiKey,
+			continueOnFail: true,
+		});
+
+		expect(run.items[0].json.outcome).toBe('notSent');
+		expect(run.items[0].json.error).toMatch(/the service refused the connection/);
+	});
+});
