@@ -108,11 +108,73 @@ it('with "Skip if a lead with this contact exists", returns the existing lead an
 	expect(sandbox.control.leads()).toHaveLength(20);
 });
 
-it('a write refused with 500 is reported, not repeated', async () => {
+it('a create answered 500 before its commit is not sent again: the searches find nothing and the item says the lead may exist', async () => {
 	sandbox.control.injectFault({ kind: 'status', status: 500, count: 1, methods: ['POST'] });
-	const run = await runNode(createLead('joana.500@example.com'), connection);
-	expect(run.error?.message).toBe('The service failed to process the request (500)');
+	const run = await runNode(createLead('joana.500@example.com', { options: { lostLeadSearch: 1 } }), connection);
+	expect(run.error?.message).toBe(
+		'The lead for joana.500@example.com may exist: the outcome of its create is unknown, and it was not sent again',
+	);
+	expect((run.error as { context?: Record<string, unknown> }).context?.outcome).toBe('unknown');
 	expect(posts()).toHaveLength(1);
+	expect(leadsWithEmail('joana.500@example.com')).toHaveLength(0);
+});
+
+describe('Lead Create, answers that are not the created lead', () => {
+	const failing = (email: string) =>
+		runNode(createLead(email, { options: { lostLeadSearch: 1 } }), { ...connection, continueOnFail: true });
+
+	it.each([500, 503])('a %i after the commit: the search finds the lead, returned as found, sent once', async (status) => {
+		sandbox.control.injectFault({ kind: 'status', status: status as 500 | 503, when: 'after-commit', count: 1, methods: ['POST'] });
+		const email = `depois.${status}@example.com`;
+		const run = await failing(email);
+		expect(run.items.map((item) => [item.json.id, item.json.outcome])).toEqual([[leadsWithEmail(email)[0].id, 'found']]);
+		expect(posts()).toHaveLength(1);
+	});
+
+	it('a 200 HTML page before the commit (a proxy maintenance page): nothing reported created, the item ends "may exist" as unknown', async () => {
+		sandbox.control.injectFault({ kind: 'malformed', count: 1, methods: ['POST'] });
+		const run = await failing('html.antes@example.com');
+		expect(run.items.map((item) => [item.json.id, item.json.outcome])).toEqual([[undefined, 'unknown']]);
+		expect(String(run.items[0].json.error)).toMatch(/^The lead for html\.antes@example\.com may exist/);
+		expect(JSON.stringify(run.items[0].json)).not.toMatch(/<html|<!DOCTYPE/i);
+		expect(posts()).toHaveLength(1);
+	});
+
+	it('a 200 HTML page after the commit: the search finds the lead, returned as found', async () => {
+		sandbox.control.injectFault({ kind: 'malformed', when: 'after-commit', count: 1, methods: ['POST'] });
+		const run = await failing('html.depois@example.com');
+		expect(run.items.map((item) => [item.json.id, item.json.outcome])).toEqual([[leadsWithEmail('html.depois@example.com')[0].id, 'found']]);
+		expect(posts()).toHaveLength(1);
+	});
+
+	it('a 200 JSON answer without the lead\'s id is not taken for the created lead', async () => {
+		sandbox.control.injectFault({ kind: 'malformed', body: '{"ok":true}', count: 1, methods: ['POST'] });
+		const run = await failing('sem.id@example.com');
+		expect(run.items.map((item) => [item.json.id, item.json.outcome])).toEqual([[undefined, 'unknown']]);
+		expect(run.items[0].json).not.toHaveProperty('ok');
+	});
+
+	it('a 301 from a moved host is not followed: the item fails naming the redirect, refused, and no list is returned as the lead', async () => {
+		sandbox.control.injectFault({ kind: 'redirect', status: 301, location: 'https://novo.example.com/api/v1/leads', count: 1, methods: ['POST'] });
+		const run = await failing('movido@example.com');
+		expect(run.items).toHaveLength(1);
+		expect(run.items[0].json.outcome).toBe('refused');
+		expect(String(run.items[0].json.error)).toMatch(/novo\.example\.com/);
+		expect(run.items[0].json.id).toBeUndefined();
+		expect(sandbox.control.requests().map((request) => request.method)).toEqual(['POST']);
+		expectNoSecret(run, sandbox.apiKey);
+	});
+
+	it('a 400 refusal is reported in the service words with its outcome refused, and not searched for', async () => {
+		// Seven digits pass the node's check; the service asks for eight.
+		const run = await runNode(
+			{ resource: 'lead', operation: 'create', name: 'Curto', phone: '123-4567', options: { lostLeadSearch: 1 } },
+			{ ...connection, continueOnFail: true },
+		);
+		expect(run.items.map((item) => item.json.outcome)).toEqual(['refused']);
+		expect(String(run.items[0].json.description)).toMatch(/Telefone inválido: informe ao menos 8 dígitos\./);
+		expect(sandbox.control.requests().map((request) => request.method)).toEqual(['POST']);
+	});
 });
 
 it('creates exactly 500 leads in a bulk run with answers lost at random after commit', async () => {

@@ -180,7 +180,7 @@ describe('Lead Create, never reached', () => {
 		}
 	});
 
-	it('an unknown network code or a 502/504 on a write counts as a lost answer; a refused connection or an unknown host proves it was not sent', () => {
+	it('an unknown network code or any 5xx on a write counts as a lost answer; a refused connection or an unknown host proves it was not sent', () => {
 		const node = { id: 'n', name: 'Prospecting', type: PROSPECTING_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 		const write = { method: 'POST', endpoint: '/leads', itemIndex: 0 };
 		expect(isResponseLostError(errorFromNetwork(node, { ...write, code: 'EPROTO' }, '', true))).toBe(true);
@@ -191,7 +191,7 @@ describe('Lead Create, never reached', () => {
 			expect(error.message).toBe(`The answer to POST /leads was lost: a gateway answered ${status}`);
 			expect(isResponseLostError(errorFromStatus(node, { ...write, method: 'GET', status }))).toBe(false);
 		}
-		expect(isResponseLostError(errorFromStatus(node, { ...write, status: 503 }))).toBe(false);
+		for (const status of [500, 503, 524]) expect(isResponseLostError(errorFromStatus(node, { ...write, status }))).toBe(true);
 		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']) {
 			const error = errorFromNetwork(node, { ...write, code }, '', true);
 			expect(isResponseLostError(error)).toBe(false);

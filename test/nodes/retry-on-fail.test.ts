@@ -1,0 +1,80 @@
+/**
+ * n8n's Retry On Fail (node Settings) runs the whole node again, every item, in the same execution: Lead Create
+ * never sends a create twice. An item whose create was confirmed returns its recorded lead; one whose outcome stayed
+ * unknown searches again and otherwise ends "may exist". The engine is n8n's own (dev/harness); a gateway in front
+ * of the sandbox fails the 3rd of 5 creates.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { LeadGateway, runWithRetryOnFail } from './lead-gateway';
+import { useSandbox } from '../support/sandbox';
+
+const { sandbox, connection } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 5 } });
+let gateway: LeadGateway;
+beforeAll(async () => {
+	gateway = await LeadGateway.start(() => sandbox.url);
+});
+afterAll(async () => await gateway.stop());
+const throughGateway = () => ({ baseUrl: gateway.url, apiKey: connection.apiKey });
+
+const people = (tag: string): IDataObject[] =>
+	[1, 2, 3, 4, 5].map((n) => ({ name: `Pessoa ${n} ${tag}`, email: `pessoa${n}.${tag}@example.com` }));
+
+const createFromInput = (options: IDataObject = {}) => ({
+	resource: 'lead',
+	operation: 'create',
+	name: '={{ $json.name }}',
+	email: '={{ $json.email }}',
+	options: { lostLeadSearch: 1, ...options },
+});
+
+const leadsOf = (email: string) =>
+	sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));
+const requests = (method: string, search?: string) =>
+	sandbox.control
+		.requests()
+		.filter((request) => request.method === method && (search === undefined || request.query.search === search));
+
+describe('Lead Create under Retry On Fail (3 tries), 5 creates', () => {
+	it('the 3rd create answered 503 before its commit: no contact gets two leads, the 3rd ends "may exist", and n8n did run the node again', async () => {
+		gateway.failCreates({ nth: 3, status: 503, when: 'before-commit' });
+		const input = people('antes');
+		const run = await runWithRetryOnFail(createFromInput(), throughGateway(), { inputItems: input });
+
+		expect(run.error?.message).toBe(
+			`The lead for ${String(input[2].email)} may exist: the outcome of its create is unknown, and it was not sent again`,
+		);
+		expect((run.error as { context?: IDataObject }).context?.outcome).toBe('unknown');
+		// Contacts 1-2 once each; the 3rd never reached the service and was not sent again; 4-5 were never reached.
+		expect(input.map((person) => leadsOf(String(person.email)).length)).toEqual([1, 1, 0, 0, 0]);
+		expect(requests('POST')).toHaveLength(2);
+		// The first try searched over its window (3 searches for a 1 s window); each later try searched once more.
+		expect(requests('GET', String(input[2].email))).toHaveLength(3 + 2);
+	}, 30_000);
+
+	it('the 3rd create answered 500 after its commit, its first searches failing: every contact has one lead, the 3rd found by the next try', async () => {
+		gateway.failCreates({ nth: 3, status: 500, when: 'after-commit' });
+		// The first try's only search fails (5 answers: one call and its 4 read retries), so its item ends "may exist".
+		sandbox.control.injectFault({ kind: 'status', status: 500, count: 5, methods: ['GET'] });
+		const input = people('depois');
+		const run = await runWithRetryOnFail(createFromInput({ lostLeadSearch: 0 }), throughGateway(), { inputItems: input });
+
+		expect(run.error).toBeUndefined();
+		expect(input.map((person) => leadsOf(String(person.email)).length)).toEqual([1, 1, 1, 1, 1]);
+		expect(requests('POST')).toHaveLength(5);
+		expect(run.items.map((lead) => lead.outcome)).toEqual(['created', 'created', 'found', 'created', 'created']);
+		expect(run.items.map((lead) => lead.id)).toEqual(input.map((person) => leadsOf(String(person.email))[0].id));
+		// n8n ran the node again: after the first try's failed search, the second try's search found the lead.
+		const searches = requests('GET', String(input[2].email));
+		expect(searches.map((request) => request.status)).toEqual([500, 500, 500, 500, 500, 200]);
+	}, 30_000);
+
+	it('a confirmed create is returned as recorded on the next try, not sent again', async () => {
+		// The 2nd item's input is refused by the service (400): n8n runs the node again, the 1st item is not resent.
+		const input = [{ name: 'Primeira', email: 'primeira.retry@example.com' }, { name: 'Segunda', email: 'not-an-email' }];
+		const run = await runWithRetryOnFail(createFromInput(), throughGateway(), { inputItems: input });
+		expect(run.error?.message).toMatch(/not a valid email address/);
+		expect(leadsOf('primeira.retry@example.com')).toHaveLength(1);
+		expect(requests('POST')).toHaveLength(1);
+	}, 30_000);
+});
