@@ -1,4 +1,5 @@
 /** The Prospecting API credential: its test in the credential dialog, and base URL forms the node accepts. */
+import { ProspectingApi } from '../../credentials/ProspectingApi.credentials';
 import { findSecret, testCredential } from '../../dev/harness';
 import { runNode } from './support';
 import { useSandbox } from '../support/sandbox';
@@ -52,4 +53,11 @@ it('refuses a base URL without http(s) before any call', async () => {
 		/base URL in the Prospecting API credential must start with http/,
 	);
 	expect(sandbox.control.requests()).toHaveLength(0);
+});
+
+it("warns in the Base URL's description about plain http and names n8n's SSRF protection", () => {
+	const baseUrl = new ProspectingApi().properties.find((property) => property.name === 'baseUrl');
+	expect(baseUrl?.description).toMatch(/Use https:\/\/: over plain http:\/\/ the API key travels readable/);
+	expect(baseUrl?.description).toMatch(/Redirects are not followed, and link-local and cloud metadata addresses are refused/);
+	expect(baseUrl?.description).toContain('N8N_SSRF_PROTECTION_ENABLED');
 });

@@ -5,7 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { testCredential } from '../../dev/harness';
+import { startWebhookReceiver, testCredential, type WebhookReceiver } from '../../dev/harness';
 import { everythingVisible, expectNoSecret, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
@@ -70,6 +70,30 @@ describe('redirects are never followed', () => {
 			'The base URL answers with a redirect (301), which is not followed, so the key is not sent to another address. If the service has moved, put its new address (https://) in the Base URL.',
 		);
 		expect(sandbox.control.requests().map((request) => request.status)).toEqual([301]);
+	});
+});
+
+describe('the trigger follows no redirect either', () => {
+	let receiver: WebhookReceiver;
+	beforeAll(async () => {
+		receiver = await startWebhookReceiver();
+	});
+	afterAll(async () => await receiver?.stop());
+
+	it('an activation whose webhook create is answered 301 fails naming the Location, and nothing is registered or kept', async () => {
+		const workflow = receiver.createWorkflow({ credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } } });
+		const location = `${sandbox.url}/api/v1/webhooks?apiKey=${sandbox.apiKey}`;
+		sandbox.control.injectFault({ kind: 'redirect', status: 301, location, count: 1, methods: ['POST'] });
+		const error = await workflow.activate().then(
+			() => undefined,
+			(caught: unknown) => caught as Error,
+		);
+
+		expect(error?.message).toMatch(/POST \/webhooks was redirected \(301\), and redirects are not followed: Location \S+apiKey=\*\*\*/);
+		expect(sandbox.control.webhooks()).toHaveLength(0);
+		expect(workflow.nodeStaticData.webhooks).toEqual({});
+		expect(sandbox.control.requests().filter((request) => request.method === 'POST').map((request) => request.status)).toEqual([301]);
+		expect(JSON.stringify([error?.message, (error as { description?: unknown })?.description, workflow.logs])).not.toContain(sandbox.apiKey);
 	});
 });
 

@@ -71,6 +71,18 @@ describe('a 5xx after the commit', () => {
 		expect(writes()).toHaveLength(1);
 	});
 
+	it('Webhook Delete answered 503 after its commit is checked with a read: the deletion is reported as done, one DELETE', async () => {
+		const created = await runNode(createWebhook, connection);
+		const id = String(created.items[0].json.id);
+		sandbox.control.injectFault({ kind: 'status', status: 503, when: 'after-commit', count: 1, methods: ['DELETE'] });
+		const run = await runNode({ resource: 'webhook', operation: 'delete', webhookId: id }, connection);
+
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({ id, deleted: true });
+		expect(sandbox.control.webhooks()).toHaveLength(0);
+		expect(writes().filter((request) => request.method === 'DELETE')).toHaveLength(1);
+	});
+
 	it('Lead Create answered 500 after its commit is not sent again: the lead it sent is found, one lead', async () => {
 		sandbox.control.injectFault({ kind: 'status', status: 500, when: 'after-commit', count: 1, methods: ['POST'] });
 		const run = await runNode(
