@@ -117,6 +117,10 @@ it('a create answered 500 before its commit is not sent again: the searches find
 	expect((run.error as { context?: Record<string, unknown> }).context?.outcome).toBe('unknown');
 	expect(posts()).toHaveLength(1);
 	expect(leadsWithEmail('joana.500@example.com')).toHaveLength(0);
+	// A 5xx now holds the item for the lost-lead search: n8n's log says so, and for how long.
+	expect(run.logs).toContainEqual(
+		expect.stringMatching(/^\[info\] Prospecting: the outcome of the create for joana\.500@example\.com is unknown \(.*500.*\); looking for its lead for up to 1 s before the item goes on \(item 0\)/),
+	);
 });
 
 describe('Lead Create, answers that are not the created lead', () => {

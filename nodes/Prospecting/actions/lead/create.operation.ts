@@ -279,6 +279,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 				// The service has no duplicate protection: look for the lead long enough for a slow commit to show,
 				// taking only one created since this send (an older lead with the contact is not this one).
 				const earliest = () => clock.earliestCreatedAt(sentAt);
+				// The item is held here: say so, since a 5xx used to fail at once.
+				this.logger?.info(
+					`Prospecting: the outcome of the create for ${contact} is unknown (${asNodeError(node, error).message}); looking for its lead for up to ${searchWindowMs / 1000} s before the item goes on (item ${i})`,
+				);
 				const search = await lookForLostLead.call(this, { contact, find: findSent(earliest), windowMs: searchWindowMs });
 				if (search.lead) {
 					resolve(keys);
