@@ -171,6 +171,20 @@ describe('a lost answer, a refusal and a call that never left', () => {
 		expect(sandbox.control.requests().map((request) => request.status)).toEqual([429]);
 	});
 
+	it("Routine Add Lead held back by another call's 429 longer than its wait allows fails as not sent", async () => {
+		sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 30 });
+		const leads = sandbox.control.leads();
+		const run = await runNode(
+			{ ...addLead(), leadId: '={{ $json.leadId }}', options: { maxRateLimitWait: 1 } },
+			{ ...connection, continueOnFail: true, inputItems: [{ leadId: leads[0].id }, { leadId: leads[1].id }] },
+		);
+
+		expect(run.items[0].json).toMatchObject({ outcome: 'refused', httpCode: '429' });
+		expect(run.items[1].json).toMatchObject({ outcome: 'notSent', httpCode: '429' });
+		expect(String(run.items[1].json.description)).toMatch(/so this call was not sent/);
+		expect(writes()).toHaveLength(1);
+	});
+
 	it('Routine Add Lead to a service that refuses the connection fails as not sent', async () => {
 		const closed = http.createServer();
 		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
