@@ -5,7 +5,8 @@
  * n8n's own cost of a spike, beside the lead-capture spike of `npm run bench:spike`: the same posts at once into n8n's
  * Webhook node → n8n's Wait node (a wait under 65 s stays in memory, as the rate budget's waits do), one process with
  * the same settings, no Prospecting node. Per run: peak RSS of n8n, time from the first post to the last execution's
- * end, executions that did not succeed. Writes bench/results/results.spike.n8n-baseline.json.
+ * end, executions that did not succeed. Writes bench/results/results.spike.n8n-baseline-<case>.json (the case from
+ * --posts, --concurrency-limit and --node-options, as bench/spike/case-name.ts names it), overwritten by the same case.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,6 +19,7 @@ import { executionCount, FINISHED } from '../lib/deliveries';
 import { postJson } from '../lib/http-post';
 import { round } from '../lib/measure';
 import { benchResultsFile } from '../lib/results-files';
+import { spikeCaseName } from './case-name';
 import { sampleMemory } from './memory';
 import { personEmail, personName } from './outcome';
 
@@ -29,7 +31,7 @@ const log = (text: string) => process.stderr.write(`[bench baseline ${new Date()
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
 function parseArgs(argv: string[]) {
-	const args = { posts: [1000], waitSeconds: 5, concurrencyLimit: undefined as number | undefined, nodeOptions: undefined as string | undefined, out: benchResultsFile('spike.n8n-baseline') };
+	const args = { posts: [1000], waitSeconds: 5, concurrencyLimit: undefined as number | undefined, nodeOptions: undefined as string | undefined, out: '' };
 	for (const arg of argv) {
 		const [name, value = ''] = arg.split(/=(.*)/s);
 		if (name === '--posts') args.posts = value.split(',').filter(Boolean).map(Number);
@@ -41,6 +43,7 @@ function parseArgs(argv: string[]) {
 	}
 	if (args.posts.some((n) => !Number.isInteger(n) || n < 1 || n > 5000)) throw new Error('--posts takes 1 to 5000 per run');
 	if (!(args.waitSeconds > 0 && args.waitSeconds < 65)) throw new Error('--wait-seconds takes more than 0 and less than 65');
+	if (args.out === '') args.out = benchResultsFile(spikeCaseName({ ...args, deployments: ['n8n-baseline'] }));
 	return args;
 }
 

@@ -21,7 +21,8 @@
  * mode per worker (each worker sends through its own proxy, bench/lib/worker-proxies.ts), n8n's intake (first post to
  * the first execution's start), time from the first post to the service's last answer ÷ the write floor
  * (bench/lib/floor.ts), peak RSS of every n8n process.
- * Writes bench/results/results.spike.json after every case, so a stopped run keeps what it measured.
+ * Writes bench/results/results.<case>.json (bench/spike/case-name.ts: e.g. results.spike.queue-4-1000.json) after every
+ * case, so a stopped run keeps what it measured and a run of the same case overwrites its file; --out=file elsewhere.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,7 @@ import { clockWindowLeftMs, rateLimitFloor, untilIntoWindowMs, type Floor } from
 import { postJson } from '../lib/http-post';
 import { round } from '../lib/measure';
 import { benchResultsFile } from '../lib/results-files';
+import { spikeCaseName } from './case-name';
 import { SandboxProcess, type RequestSummary } from '../../dev/sandbox-client';
 import { stopTogether } from '../lib/stop-together';
 import { startWorkerProxies, type WorkerProxies } from '../lib/worker-proxies';
@@ -69,6 +71,7 @@ interface Args {
 	deployments: DeploymentName[];
 	/** People in the double-submit case (one process only); 0 leaves it out. */
 	double: number;
+	/** Set by --out; else the case's own file. */
 	out: string;
 	/** Where the sandbox sends X-RateLimit-*: every answer, or 429 answers only. */
 	rateHeaders: 'always' | 'on-429';
@@ -86,7 +89,7 @@ function parseArgs(argv: string[]): Args {
 		posts: [200, 1000],
 		deployments: ['single', 'queue-2', 'queue-4'],
 		double: 100,
-		out: benchResultsFile('spike'),
+		out: '',
 		rateHeaders: 'always',
 		clockWindows: false,
 		windowsBeginClock: false,
@@ -115,6 +118,7 @@ function parseArgs(argv: string[]): Args {
 	if (args.posts.some((n) => !Number.isInteger(n) || n < 1 || n > 5000)) throw new Error('--posts takes 1 to 5000 per case');
 	if (args.deployments.some((d) => !(d in DEPLOYMENTS))) throw new Error(`--deployments takes ${Object.keys(DEPLOYMENTS).join(', ')}`);
 	if (!Number.isInteger(args.double) || args.double < 0 || args.double > 500) throw new Error('--double takes 0 to 500 people');
+	if (args.out === '') args.out = benchResultsFile(spikeCaseName(args));
 	return args;
 }
 

@@ -1,5 +1,5 @@
 /**
- * `ts-node --transpile-only bench/spike/table.ts [results file]`: the spike results (default bench/results/results.spike.json) as the Markdown rows
+ * `ts-node --transpile-only bench/spike/table.ts <results file>`: a spike case's results (bench/results/results.spike.<case>.json) as the Markdown rows
  * BENCHMARKS.md shows.
  */
 import { readFileSync } from 'node:fs';
@@ -35,7 +35,7 @@ interface Case {
 	met: boolean;
 }
 
-const file = process.argv[2] ?? benchResultsFile('spike');
+const file = process.argv[2] ?? benchResultsFile('spike.single-200');
 const result = JSON.parse(readFileSync(file, 'utf8')) as { startedAt: string; head: string; writeRequestMs: number; cases: Case[] };
 const memory = (peaks: Record<string, number>) =>
 	Object.entries(peaks)
