@@ -161,11 +161,11 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 		);
 	}
 
-	if (created.id === undefined || created.secret === undefined || created.secret === '') {
+	if (created.secret === undefined) {
 		const cleanup = await cleanUpAfterFailedCreate(this, url);
 		throw new NodeOperationError(
 			this.getNode(),
-			`The service created the webhook but its answer lacked the ${created.id === undefined ? 'id' : 'secret'}, so deliveries could not be verified`,
+			'The service created the webhook but its answer lacked the secret, so deliveries could not be verified',
 			{ description: cleanup },
 		);
 	}

@@ -2,7 +2,6 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 import { unwrapRecord } from '../shared/records';
 import { listWebhooks } from '../shared/webhooks';
-import type { ProspectingRequestOptions } from '../transport';
 import { asNodeError, prospectingApiRequest } from '../transport';
 
 /** A webhook as the service lists it. The secret is never part of a listing. */
@@ -12,10 +11,10 @@ export interface RemoteWebhook {
 	events: unknown;
 }
 
-/** A webhook as the service returns it once, on creation, secret included. */
+/** A webhook as the service returns it once, on creation: its secret, when the answer carried one. */
 export interface CreatedWebhook {
 	id: string;
-	secret: string;
+	secret?: string;
 	events: unknown;
 }
 
@@ -49,18 +48,22 @@ export async function listRemoteWebhooks(this: IHookFunctions): Promise<RemoteWe
 		.map((item) => ({ id: String(item.id), url: String(item.url ?? ''), events: item.events }));
 }
 
-/** POST /webhooks. The response is the only place the secret ever appears. */
+/**
+ * POST /webhooks. The response is the only place the secret ever appears. An answer that is not the created record
+ * with its id (a proxy's page, an empty body) fails with an unknown outcome: the service may have created it.
+ */
 export async function createRemoteWebhook(
 	this: IHookFunctions,
 	body: { name: string; url: string; events: string[] },
-): Promise<Partial<CreatedWebhook>> {
-	// An answer without the created record (a proxy's page, an empty body) leaves the outcome unknown.
-	const options: ProspectingRequestOptions & { expect: 'recordWithId' } = { body, expect: 'recordWithId' };
-	const response = (await prospectingApiRequest.call(this, 'POST', '/webhooks', options)) as unknown;
+): Promise<CreatedWebhook> {
+	const response = (await prospectingApiRequest.call(this, 'POST', '/webhooks', {
+		body,
+		expect: 'recordWithId',
+	})) as unknown;
 	const webhook = unwrapRecord(response) ?? {};
 	return {
-		id: webhook.id === undefined || webhook.id === null ? undefined : String(webhook.id),
-		secret: typeof webhook.secret === 'string' ? webhook.secret : undefined,
+		id: String(webhook.id),
+		secret: typeof webhook.secret === 'string' && webhook.secret !== '' ? webhook.secret : undefined,
 		events: webhook.events,
 	};
 }

@@ -99,7 +99,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			// No read tells whether a lead is in a routine, and a second add may start the same person twice.
 			throw withNote(
 				this.getNode(),
-				withOutcome(error, 'unknown'),
+				error,
 				`The lead may have been added (or may still be added by a slow service). ${howToCheck}`,
 			);
 		}

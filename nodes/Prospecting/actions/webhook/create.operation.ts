@@ -4,7 +4,6 @@ import { NodeOperationError } from 'n8n-workflow';
 import { EVENT_KIND_RULE, isEventKind } from '../../shared/eventKinds';
 import { unwrapRecord } from '../../shared/records';
 import { listWebhooks } from '../../shared/webhooks';
-import type { ProspectingRequestOptions } from '../../transport';
 import { asNodeError, isResponseLostError, prospectingApiRequest, withNote } from '../../transport';
 import { withOutcome } from '../../transport/outcome';
 import { additionalFieldsCollection } from '../common.descriptions';
@@ -165,17 +164,16 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		}
 		rememberListedBefore(this, i, listedNow);
 		const before = new Set(listedNow);
-		const options: ProspectingRequestOptions & { expect: 'recordWithId' } = {
-			...settings,
-			body: { name, url, events },
-			expect: 'recordWithId',
-		};
 		try {
-			const response = await prospectingApiRequest.call(this, 'POST', '/webhooks', options);
+			const response = await prospectingApiRequest.call(this, 'POST', '/webhooks', {
+				...settings,
+				body: { name, url, events },
+				expect: 'recordWithId',
+			});
 			return [{ json: unwrapRecord(response) ?? {} }];
 		} catch (error) {
 			if (!isResponseLostError(error)) throw asNodeError(this.getNode(), error);
-			throw withNote(this.getNode(), withOutcome(error, 'unknown'), await afterLoss(before));
+			throw withNote(this.getNode(), error, await afterLoss(before));
 		}
 	};
 

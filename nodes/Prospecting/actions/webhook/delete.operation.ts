@@ -89,7 +89,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		} catch (readError) {
 			throw withNote(
 				this.getNode(),
-				withOutcome(lost, 'unknown'),
+				lost,
 				`The webhook list could not be read (${asNodeError(this.getNode(), readError).message}), so whether the webhook was deleted is not known: check with Webhook → Get Many, and run this item again if it is still there (deleting it twice does no harm).`,
 			);
 		}
@@ -115,7 +115,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			if (!(await stillListed(again))) return deleted();
 			throw withNote(
 				this.getNode(),
-				withOutcome(again, 'unknown'),
+				again,
 				'The delete was sent twice and the answer was lost both times; the webhook is still listed. A slow service may still delete it: check with Webhook → Get Many, and run this item again if it is still there (deleting it twice does no harm).',
 			);
 		}
