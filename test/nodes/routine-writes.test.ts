@@ -38,6 +38,51 @@ const addLead = {
 	leadId: '={{ $json.leadId }}',
 };
 
+it.each([500, 503] as const)(
+	'a %i after the commit: the item fails as unknown, saying the lead may have been added, and is not sent again',
+	async (status) => {
+		const routineId = sandbox.control.routines()[0].id;
+		const leadId = await newLead('quinhentos@example.com');
+		sandbox.control.injectFault({ kind: 'status', status, when: 'after-commit', count: 1, methods: ['POST'], pathPrefix: '/routines' });
+		const run = await runNode(addLead, { ...connection, inputItems: [{ routineId, leadId }] });
+		expect(run.items).toHaveLength(0);
+		expect(run.error?.message).not.toMatch(/failed to process/);
+		expect(outcomeOf(run.error)).toBe('unknown');
+		expect(description(run.error)).toMatch(/The lead may have been added \(or may still be added by a slow service\)/);
+		expect(inRoutine(leadId, routineId)).toBe(true);
+		expect(adds()).toHaveLength(1);
+	},
+);
+
+it.each(['before-commit', 'after-commit'] as const)(
+	'a 200 HTML page from a proxy (%s): the item fails as unknown and is never reported added',
+	async (when) => {
+		const routineId = sandbox.control.routines()[0].id;
+		const leadId = await newLead(`pagina-${when}@example.com`);
+		sandbox.control.injectFault({ kind: 'malformed', when, count: 1, methods: ['POST'], pathPrefix: '/routines' });
+		const run = await runNode(addLead, { ...connection, continueOnFail: true, inputItems: [{ routineId, leadId }] });
+		expect(run.items).toHaveLength(1);
+		expect(run.items[0].json.added).toBeUndefined();
+		expect(run.items[0].json.outcome).toBe('unknown');
+		expect(String(run.items[0].json.description)).toMatch(/The lead may have been added/);
+		expect(inRoutine(leadId, routineId)).toBe(when === 'after-commit');
+		expect(adds()).toHaveLength(1);
+	},
+);
+
+it('a redirect: the item fails as refused naming the Location, and the lead is not added', async () => {
+	const routineId = sandbox.control.routines()[0].id;
+	const leadId = await newLead('redirecionada@example.com');
+	const location = `https://novo.example.com/api/v1/routines/${routineId}/lead`;
+	sandbox.control.injectFault({ kind: 'redirect', status: 301, location, count: 1, methods: ['POST'] });
+	const run = await runNode(addLead, { ...connection, inputItems: [{ routineId, leadId }] });
+	expect(run.error?.message).toMatch(new RegExp(`^POST /routines/${routineId}/lead was redirected \\(301\\)`));
+	expect(run.error?.message).toContain(location);
+	expect(outcomeOf(run.error)).toBe('refused');
+	expect(inRoutine(leadId, routineId)).toBe(false);
+	expect(adds()).toHaveLength(1);
+});
+
 it('Retry On Fail: a lead added in the first try is not added again, and one whose answer was lost is never sent again', async () => {
 	const [first, second] = sandbox.control.routines().map((routine) => routine.id);
 	const leads = [await newLead('primeira@example.com'), await newLead('segunda@example.com')];

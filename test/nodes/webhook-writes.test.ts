@@ -46,6 +46,63 @@ describe('Webhook Create', () => {
 		expectNoSecret(run, created.secret);
 	});
 
+	it.each([500, 503] as const)(
+		'a %i after the commit: the item fails as unknown, names the created webhook, and is not sent again',
+		async (status) => {
+			sandbox.control.injectFault({ kind: 'status', status, when: 'after-commit', count: 1, methods: ['POST'] });
+			const run = await runNode(createWebhook, connection);
+			const [webhook] = sandbox.control.webhooks();
+			expect(run.items).toHaveLength(0);
+			expect(run.error?.message).not.toMatch(/failed to process/);
+			expect(outcomeOf(run.error)).toBe('unknown');
+			expect(description(run.error)).toContain(`The webhook was created (id ${webhook.id})`);
+			expect(requests('POST')).toHaveLength(1);
+			expectNoSecret(run, webhook.secret);
+		},
+	);
+
+	it('a 503 before the commit: the item fails as unknown, says no new webhook is listed yet, and is not sent again', async () => {
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['POST'] });
+		const run = await runNode(createWebhook, connection);
+		expect(sandbox.control.webhooks()).toHaveLength(0);
+		expect(outcomeOf(run.error)).toBe('unknown');
+		expect(description(run.error)).toMatch(/No new webhook with this name and URL is listed yet, but the service may still create it/);
+		expect(requests('POST')).toHaveLength(1);
+	});
+
+	it('a 200 HTML page from a proxy: the item fails as unknown, nothing is reported created, and it is not sent again', async () => {
+		sandbox.control.injectFault({ kind: 'malformed', count: 1, methods: ['POST'] });
+		const run = await runNode(createWebhook, { ...connection, continueOnFail: true });
+		expect(run.items).toHaveLength(1);
+		expect(run.items[0].json).not.toHaveProperty('id');
+		expect(run.items[0].json.outcome).toBe('unknown');
+		expect(String(run.items[0].json.description)).toMatch(/No new webhook with this name and URL is listed yet/);
+		expect(JSON.stringify(run.items[0].json)).not.toMatch(/manuten/i);
+		expect(sandbox.control.webhooks()).toHaveLength(0);
+		expect(requests('POST')).toHaveLength(1);
+	});
+
+	it('a 200 answer without the created record, after the commit: the item fails as unknown and names the created webhook', async () => {
+		sandbox.control.injectFault({ kind: 'malformed', when: 'after-commit', body: '{"ok":true}', count: 1, methods: ['POST'] });
+		const run = await runNode(createWebhook, connection);
+		const [webhook] = sandbox.control.webhooks();
+		expect(run.items).toHaveLength(0);
+		expect(outcomeOf(run.error)).toBe('unknown');
+		expect(description(run.error)).toContain(`The webhook was created (id ${webhook.id})`);
+		expect(requests('POST')).toHaveLength(1);
+	});
+
+	it('a redirect: the item fails as refused naming the Location, and nothing is created', async () => {
+		sandbox.control.injectFault({ kind: 'redirect', status: 301, location: 'https://novo.example.com/api/v1/webhooks', count: 1, methods: ['POST'] });
+		const run = await runNode(createWebhook, connection);
+		expect(run.error?.message).toMatch(/^POST \/webhooks was redirected \(301\)/);
+		expect(run.error?.message).toContain('https://novo.example.com/api/v1/webhooks');
+		expect(outcomeOf(run.error)).toBe('refused');
+		expect(sandbox.control.webhooks()).toHaveLength(0);
+		expect(requests('POST')).toHaveLength(1);
+		expectNoSecret(run, sandbox.apiKey);
+	});
+
 	it('Retry On Fail: a webhook created in the first try is returned as it was, and one whose answer was lost is never sent again but named', async () => {
 		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
 		const run = await runRetrying(
@@ -118,6 +175,47 @@ describe('Webhook Delete', () => {
 	const deletes = (id?: string) => requests('DELETE').filter((request) => id === undefined || request.path.endsWith(`/${id}`));
 	const listed = (id: string) => sandbox.control.webhooks().some((webhook) => webhook.id === id);
 	const deleteWebhook = { resource: 'webhook', operation: 'delete', webhookId: '={{ $json.id }}' };
+
+	it.each([500, 503] as const)('a %i after the commit: a read shows it gone, the item succeeds, nothing sent again', async (status) => {
+		const [id] = await webhooks(1);
+		sandbox.control.injectFault({ kind: 'status', status, when: 'after-commit', count: 1, methods: ['DELETE'] });
+		const run = await runNode(deleteWebhook, { ...connection, inputItems: [{ id }] });
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({ id, deleted: true });
+		expect(listed(id)).toBe(false);
+		expect(deletes()).toHaveLength(1);
+	});
+
+	it('a 503 before the commit: still listed, so the delete by id is sent once more, and the item succeeds', async () => {
+		const [id] = await webhooks(1);
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['DELETE'] });
+		const run = await runNode(deleteWebhook, { ...connection, inputItems: [{ id }] });
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({ id, deleted: true });
+		expect(listed(id)).toBe(false);
+		expect(deletes()).toHaveLength(2);
+	});
+
+	it('a 200 HTML page from a proxy: not reported deleted before a read shows it gone', async () => {
+		const [id] = await webhooks(1);
+		sandbox.control.injectFault({ kind: 'malformed', count: 1, methods: ['DELETE'] });
+		const run = await runNode(deleteWebhook, { ...connection, inputItems: [{ id }] });
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({ id, deleted: true });
+		expect(listed(id)).toBe(false);
+		expect(deletes()).toHaveLength(2);
+	});
+
+	it('a redirect: the item fails as refused naming the Location, and the webhook stays', async () => {
+		const [id] = await webhooks(1);
+		sandbox.control.injectFault({ kind: 'redirect', status: 308, location: `https://novo.example.com/api/v1/webhooks/${id}`, count: 1, methods: ['DELETE'] });
+		const run = await runNode(deleteWebhook, { ...connection, inputItems: [{ id }] });
+		expect(run.error?.message).toMatch(new RegExp(`^DELETE /webhooks/${id} was redirected \\(308\\)`));
+		expect(run.error?.message).toContain(`https://novo.example.com/api/v1/webhooks/${id}`);
+		expect(outcomeOf(run.error)).toBe('refused');
+		expect(listed(id)).toBe(true);
+		expect(deletes()).toHaveLength(1);
+	});
 
 	it('Retry On Fail: a deleted webhook is not deleted again, and one whose delete stayed unknown is only checked', async () => {
 		const [first, second] = await webhooks(2);

@@ -167,6 +167,53 @@ describe('Trigger activation, webhook create: slow commit and gateway answers', 
 		expect(workflow.nodeStaticData.webhooks).toEqual({});
 		remember(workflow);
 	});
+	it('a 500 after the service created the webhook: the outcome is unknown, so it is removed again and nothing is kept', async () => {
+		const workflow = trigger();
+		sandbox.control.injectFault({ kind: 'status', status: 500, when: 'after-commit', count: 1, methods: ['POST'], pathPrefix: '/webhooks' });
+		const error = await failure(workflow.activate());
+		expect(error.message).toMatch(/^Could not register the webhook with the service: /);
+		expect(error.message).not.toMatch(/failed to process/);
+		expect(error.description).toMatch(/was removed again \(1\)/);
+		expect(error.description).toMatch(/The service may still register the lost webhook later/);
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(0);
+		expect(workflow.nodeStaticData.webhooks).toEqual({});
+		remember(workflow);
+	});
+
+	it('a 200 HTML page after the service created the webhook: it is removed again and nothing is kept', async () => {
+		const workflow = trigger();
+		sandbox.control.injectFault({ kind: 'malformed', when: 'after-commit', count: 1, methods: ['POST'], pathPrefix: '/webhooks' });
+		const error = await failure(workflow.activate());
+		expect(error.message).toMatch(/^Could not register the webhook with the service: /);
+		expect(error.description).toMatch(/was removed again \(1\)/);
+		expect(error.description).toMatch(/The service may still register the lost webhook later/);
+		expect(JSON.stringify(error)).not.toMatch(/manuten/i);
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(0);
+		expect(workflow.nodeStaticData.webhooks).toEqual({});
+		remember(workflow);
+	});
+
+	it('a created webhook answered without its secret: it is removed again and nothing is kept', async () => {
+		const workflow = trigger();
+		sandbox.control.injectFault({ kind: 'malformed', when: 'after-commit', body: '{"id":"wh_sem_segredo"}', count: 1, methods: ['POST'], pathPrefix: '/webhooks' });
+		const error = await failure(workflow.activate());
+		expect(error.message).toBe('The service created the webhook but its answer lacked the secret, so deliveries could not be verified');
+		expect(error.description).toMatch(/was removed again \(1\)/);
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(0);
+		expect(workflow.nodeStaticData.webhooks).toEqual({});
+		remember(workflow);
+	});
+
+	it('a redirect on create: a clear error naming the Location, nothing registered', async () => {
+		const workflow = trigger();
+		sandbox.control.injectFault({ kind: 'redirect', status: 301, location: 'https://novo.example.com/api/v1/webhooks', count: 1, methods: ['POST'] });
+		const error = await failure(workflow.activate());
+		expect(error.message).toMatch(/^Could not register the webhook with the service: POST \/webhooks was redirected \(301\)/);
+		expect(error.message).toContain('https://novo.example.com/api/v1/webhooks');
+		expect(sandbox.control.webhooks()).toHaveLength(0);
+		expect(workflow.nodeStaticData.webhooks).toEqual({});
+		remember(workflow);
+	});
 });
 
 describe('Trigger deactivation, webhook delete: slow commit and gateway answers', () => {
@@ -191,6 +238,43 @@ describe('Trigger deactivation, webhook delete: slow commit and gateway answers'
 });
 
 describe('deactivation under faults', () => {
+	it('a delete the service applied behind a 500: the list shows it gone, deactivation succeeds and forgets it', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [mine] = remoteFor(workflow.webhookUrl());
+		sandbox.control.injectFault({ kind: 'status', status: 500, when: 'after-commit', count: 1, methods: ['DELETE'] });
+		expect(await workflow.deactivate()).toBe(true);
+		expect(sandbox.control.webhooks().some((webhook) => webhook.id === mine.id)).toBe(false);
+		expect(workflow.nodeStaticData.webhooks).toEqual({});
+		remember(workflow);
+	});
+
+	it('a 200 HTML page on delete while the webhook is still listed: not counted as deleted, kept, and warned of', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [mine] = remoteFor(workflow.webhookUrl());
+		sandbox.control.injectFault({ kind: 'malformed', count: 1, methods: ['DELETE'] });
+		const error = await failure(workflow.deactivate());
+		expect(error.message).toMatch(new RegExp(`^Could not remove webhook ${mine.id} from the service: `));
+		expect((workflow.nodeStaticData.webhooks as any)[workflow.webhookUrl()].id).toBe(mine.id);
+		expect(workflow.logs.filter((line) => line.startsWith(`[warn] Prospecting Trigger: webhook ${mine.id} could not be deleted`))).toHaveLength(1);
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(1);
+		remember(workflow);
+	});
+
+	it('a redirect on delete: a clear error naming the Location, kept, and warned of', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [mine] = remoteFor(workflow.webhookUrl());
+		sandbox.control.injectFault({ kind: 'redirect', status: 307, location: 'https://novo.example.com/', count: 1, methods: ['DELETE'] });
+		const error = await failure(workflow.deactivate());
+		expect(error.message).toMatch(new RegExp(`^Could not remove webhook ${mine.id} from the service: DELETE /webhooks/${mine.id} was redirected \\(307\\)`));
+		expect(error.message).toContain('https://novo.example.com/');
+		expect((workflow.nodeStaticData.webhooks as any)[workflow.webhookUrl()].id).toBe(mine.id);
+		expect(workflow.logs.some((line) => line.startsWith(`[warn] Prospecting Trigger: webhook ${mine.id} could not be deleted`))).toBe(true);
+		remember(workflow);
+	});
+
 	it('a delete the service applied behind a 504: the list shows it gone, deactivation succeeds and forgets it', async () => {
 		const workflow = trigger();
 		await workflow.activate();
