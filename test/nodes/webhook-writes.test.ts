@@ -206,6 +206,18 @@ describe('Webhook Delete', () => {
 		expect(deletes()).toHaveLength(2);
 	});
 
+	it('a lost answer and a list that cannot be read after it: the item fails as unknown, saying whether it was deleted is not known', async () => {
+		const [id] = await webhooks(1);
+		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['DELETE'] });
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 5, methods: ['GET'] });
+		const run = await runNode(deleteWebhook, { ...connection, inputItems: [{ id }] });
+		expect(run.error?.message).toMatch(new RegExp(`^The answer to DELETE /webhooks/${id} was lost`));
+		expect(outcomeOf(run.error)).toBe('unknown');
+		expect(description(run.error)).toMatch(/The webhook list could not be read \(.*\), so whether the webhook was deleted is not known/);
+		expect(deletes()).toHaveLength(1);
+		expect(listed(id)).toBe(true);
+	});
+
 	it('a redirect: the item fails as refused naming the Location, and the webhook stays', async () => {
 		const [id] = await webhooks(1);
 		sandbox.control.injectFault({ kind: 'redirect', status: 308, location: `https://novo.example.com/api/v1/webhooks/${id}`, count: 1, methods: ['DELETE'] });
