@@ -164,6 +164,38 @@ describe('what an error quotes of an answer', () => {
 		expect(everythingVisible(run)).not.toMatch(/Entrar|usuário/);
 	});
 
+	it('a line of plain text is quoted up to 200 characters, a longer one only named', async () => {
+		sandbox.control.injectFault({ kind: 'status', status: 503, body: 'x'.repeat(200), contentType: 'text/plain', count: 1, methods: ['POST'] });
+		expect(description(await runNode(addLead(), connection))).toMatch(new RegExp(`^x{200}$`, 'm'));
+
+		sandbox.control.injectFault({ kind: 'status', status: 503, body: 'y'.repeat(201), contentType: 'text/plain', count: 1, methods: ['POST'] });
+		const long = await runNode(addLead(), connection);
+		expect(description(long)).toMatch(/^The answer was an answer of type text\/plain \(not shown\)\.$/m);
+		expect(everythingVisible(long)).not.toContain('yyyy');
+	});
+
+	it("the service's JSON message is quoted up to 500 characters, a list of messages joined", async () => {
+		sandbox.control.injectFault({ kind: 'status', status: 500, body: JSON.stringify({ message: 'm'.repeat(600) }), count: 1, methods: ['POST'] });
+		const long = await runNode(addLead(), connection);
+		expect(description(long)).toMatch(new RegExp(`^m{500}…$`, 'm'));
+
+		sandbox.control.injectFault({ kind: 'status', status: 500, body: JSON.stringify({ message: ['Campo a inválido', 'Campo b ausente'] }), count: 1, methods: ['POST'] });
+		expect(description(await runNode(addLead(), connection))).toMatch(/^Campo a inválido; Campo b ausente$/m);
+	});
+
+	it('an answer without a type or with an empty body is named as such', async () => {
+		sandbox.control.injectFault({ kind: 'malformed', body: 'ok', contentType: '', count: 1, methods: ['POST'] });
+		const untyped = await runNode(addLead(), connection);
+		expect(untyped.error?.message).toMatch(/^The service answered 200 to POST \/routines\/.+\/lead with an answer that is not JSON: it may or may not/);
+
+		sandbox.control.injectFault({ kind: 'malformed', body: '', status: 201, count: 1, methods: ['POST'] });
+		const empty = await runNode({ resource: 'webhook', operation: 'create', name: 'Vazio', url: 'https://example.com/vazio' }, connection);
+		expect(empty.error?.message).toBe(
+			'The service answered 201 to POST /webhooks without the created record: it may have been created, and it was not sent again',
+		);
+		expect(description(empty)).toMatch(/^The answer was an empty answer, not the created record\.$/m);
+	});
+
 	it("the service's JSON message and one short line of plain text are quoted", async () => {
 		sandbox.control.injectFault({ kind: 'status', status: 503, body: 'Manutenção programada até 03:00', contentType: 'text/plain; charset=utf-8', count: 1, methods: ['POST'] });
 		const plain = await runNode(addLead(), connection);

@@ -295,7 +295,7 @@ export function errorFromWriteAnswer(
 			? `The service answered ${failure.status} to ${call} without the created record: it may have been created, and it was not sent again`
 			: `The service answered ${failure.status} to ${call} with ${answer}: it may or may not have applied this change, and it was not sent again`;
 	const description = [
-		failure.problem === 'noRecord' ? `The answer was ${answer} (not shown).` : '',
+		failure.problem === 'noRecord' ? `The answer was ${answer}, not the created record.` : '',
 		'Something in front of the service (a proxy, a maintenance page) may have answered in its place, or the service may have applied the change.',
 		`Check whether it was applied before running this item again, and check the base URL in the credential. ${where}`,
 	]

@@ -20,8 +20,7 @@ function capped(text: string, max: number): string {
 
 /** The media type of a Content-Type header, lower case: `text/html; charset=utf-8` → `text/html`. */
 export function mediaType(contentType: unknown): string {
-	const value = Array.isArray(contentType) ? contentType[0] : contentType;
-	return typeof value === 'string' ? (value.split(';')[0] ?? '').trim().toLowerCase() : '';
+	return typeof contentType === 'string' ? contentType.split(';')[0].trim().toLowerCase() : '';
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
