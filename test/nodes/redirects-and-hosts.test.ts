@@ -106,7 +106,15 @@ describe('link-local and cloud metadata hosts', () => {
 		'http://[::ffff:169.254.169.254]',
 		'http://[fd00:ec2::254]',
 		'http://metadata.google.internal.',
+		'http://METADATA.GOOG',
+		'http://metadata',
+		'http://instance-data',
+		'http://instance-data.ec2.internal',
+		'http://metadata.azure.internal',
 		'http://100.100.100.200',
+		'http://192.0.0.192',
+		'http://[febf::1]',
+		'http://[::ffff:100.100.100.200]',
 	])('a Base URL of %s is refused before anything is sent, naming the credential field', async (baseUrl) => {
 		const run = await runNode(
 			{
@@ -126,6 +134,15 @@ describe('link-local and cloud metadata hosts', () => {
 		expect(everythingVisible(run)).not.toMatch(/refused the connection|could not be resolved|timed out/);
 	});
 
+	it('a name near them but none of them is not refused: the call is made', async () => {
+		// .invalid never resolves (RFC 2606): the call is made and fails on the name, not on the rule.
+		const run = await runNode(
+			{ resource: 'webhook', operation: 'delete', webhookId: 'whk_1' },
+			{ baseUrl: 'http://metadata.google.invalid', apiKey: sandbox.apiKey, continueOnFail: true },
+		);
+		expect(run.items[0].json.error).toMatch(/^Could not reach the service: the host name of the base URL could not be resolved$/);
+	});
+
 	it('a read with such a Base URL is refused the same way', async () => {
 		const run = await runNode(
 			{ resource: 'customField', operation: 'getMany', returnAll: true },
@@ -134,9 +151,12 @@ describe('link-local and cloud metadata hosts', () => {
 		expect(run.error?.message).toMatch(/^The Base URL in the Prospecting API credential names 169\.254\.169\.254/);
 	});
 
-	it('a loopback address stays allowed: a service on this machine is reached', async () => {
-		const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, connection);
-		expect(run.error).toBeUndefined();
-		expect(run.items).toHaveLength(2);
+	it('a loopback address stays allowed, also written inside IPv6: a service on this machine is reached', async () => {
+		const mapped = sandbox.url.replace('127.0.0.1', '[::ffff:127.0.0.1]');
+		for (const baseUrl of [sandbox.url, mapped]) {
+			const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, { ...connection, baseUrl });
+			expect(run.error).toBeUndefined();
+			expect(run.items).toHaveLength(2);
+		}
 	});
 });
