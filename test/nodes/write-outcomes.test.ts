@@ -128,6 +128,47 @@ describe('a 2xx that is not the answer of the write', () => {
 		expect(writes()).toHaveLength(1);
 	});
 
+	it('Routine Add Lead answered 200 with an empty body or a JSON object is done', async () => {
+		sandbox.control.injectFault({ kind: 'malformed', when: 'after-commit', body: '', count: 1, methods: ['POST'] });
+		const empty = await runNode(addLead(), connection);
+		expect(empty.error).toBeUndefined();
+		expect(empty.items[0].json).toMatchObject({ added: true });
+
+		sandbox.control.injectFault({ kind: 'malformed', when: 'after-commit', body: '{"queued":true}', count: 1, methods: ['POST'] });
+		const object = await runNode(addLead(), connection);
+		expect(object.error).toBeUndefined();
+		expect(object.items[0].json).toEqual({ queued: true });
+	});
+
+	it('Routine Add Lead answered 200 with a JSON list fails as unknown', async () => {
+		sandbox.control.injectFault({ kind: 'malformed', when: 'after-commit', body: '[]', count: 1, methods: ['POST'] });
+		const item = await errorItem(addLead());
+		expect(item.outcome).toBe('unknown');
+		expect(item.error).toMatch(/^The service answered 200 to POST \/routines\/.+\/lead with a JSON list: it may or may not have applied this change, and it was not sent again$/);
+	});
+
+	it.each([
+		['the record under data', '{"data":{"id":"whk_wrapped","name":"Ganhos"}}', 'whk_wrapped'],
+		['a numeric id', '{"id":42,"name":"Ganhos"}', 42],
+	])('Webhook Create answered with %s is taken as created', async (_what, body, id) => {
+		sandbox.control.injectFault({ kind: 'malformed', when: 'after-commit', status: 201, body, count: 1, methods: ['POST'] });
+		const run = await runNode(createWebhook, connection);
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json.id).toBe(id);
+	});
+
+	it.each([
+		['an empty id', '{"id":"  ","name":"Ganhos"}'],
+		['a list under data', '{"data":[{"id":"whk_1"}]}'],
+		['an id that is an object', '{"id":{"value":"whk_1"}}'],
+	])('Webhook Create answered with %s fails as unknown', async (_what, body) => {
+		sandbox.control.injectFault({ kind: 'malformed', when: 'after-commit', status: 201, body, count: 1, methods: ['POST'] });
+		const item = await errorItem(createWebhook);
+		expect(item.outcome).toBe('unknown');
+		expect(item.error).toMatch(/^The service answered 201 to POST \/webhooks without the created record/);
+		expect(String(item.description)).toMatch(/^The answer was a JSON object without an id, not the created record\.$/m);
+	});
+
 	it('Lead Create answered 200 with an HTML page before its commit reports no lead as created', async () => {
 		sandbox.control.injectFault({ kind: 'malformed', count: 1, methods: ['POST'] });
 		const run = await runNode(

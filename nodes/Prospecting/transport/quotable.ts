@@ -67,10 +67,11 @@ export function quotableDetails(body: unknown): JsonObject | undefined {
 	return Object.keys(details).length > 0 ? details : undefined;
 }
 
-/** Words for an answer that is not quoted: `an HTML page`, `an answer of type image/png`, `an empty answer`. */
+/** Words for an answer that is not quoted: `an HTML page`, `a JSON list`, `an answer of type image/png`, `an empty answer`. */
 export function describeAnswer(body: unknown, contentType?: unknown): string {
 	const type = mediaType(contentType);
 	if (body === undefined || body === null || body === '') return 'an empty answer';
+	if (Array.isArray(body)) return 'a JSON list';
 	if (type === 'text/html' || (typeof body === 'string' && /^\s*</.test(body))) return 'an HTML page';
 	if (type !== '') return `an answer of type ${capped(type, 60)}`;
 	return 'an answer that is not JSON';
