@@ -149,11 +149,21 @@ describe('Webhook Create', () => {
 	});
 
 	it('in a retried execution with no such webhook listed: the webhook is created once', async () => {
-		await existingWebhook('Outro', 'https://example.com/outro');
+		// The same URL under another name, and the same name for another URL, are other webhooks.
+		await existingWebhook('Outro', createWebhook.url);
+		await existingWebhook(createWebhook.name, 'https://example.com/outro');
 		const run = await runRetrying(createWebhook, connection, { mode: 'retry', maxTries: 1 });
 		expect(run.error).toBeUndefined();
 		expect(run.items[0]).toMatchObject({ name: 'Vendas', url: 'https://example.com/vendas' });
-		expect(sandbox.control.webhooks()).toHaveLength(2);
+		expect(sandbox.control.webhooks()).toHaveLength(3);
+	});
+
+	it('in a retried execution whose check cannot be read: nothing is sent, and the item says the check failed', async () => {
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 5, methods: ['GET'] });
+		const run = await runRetrying(createWebhook, connection, { mode: 'retry', maxTries: 1 });
+		expect(outcomeOf(run.error)).toBe('notSent');
+		expect(description(run.error)).toMatch(/The webhook was not created: this is a retried execution, which checks for the webhook first, and the list of webhooks \(GET \/webhooks\) could not be read/);
+		expect(requests('POST')).toHaveLength(0);
 	});
 
 	it('the list before sending cannot be read: nothing is sent, and the item fails as not sent', async () => {

@@ -8,6 +8,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { allLogLines } from '../../dev/harness';
+import { outcomeOf } from '../../nodes/Prospecting/transport/outcome';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { FlakyProxy } from './support/flaky-proxy';
@@ -70,6 +71,7 @@ describe('activation under faults', () => {
 		expect(error.message).toMatch(/^Could not register the webhook: the service's webhook list could not be read or cleaned up: /);
 		expect(error.message).toMatch(/Could not reach the service/);
 		expect(error.description).toMatch(/No webhook was created/);
+		expect(outcomeOf(error)).toBe('notSent');
 		expect(sandbox.control.webhooks()).toHaveLength(0);
 		expect(workflow.nodeStaticData.webhooks).toEqual({});
 		remember(workflow);
@@ -173,6 +175,7 @@ describe('Trigger activation, webhook create: slow commit and gateway answers', 
 		const error = await failure(workflow.activate());
 		expect(error.message).toMatch(/^Could not register the webhook with the service: /);
 		expect(error.message).not.toMatch(/failed to process/);
+		expect(outcomeOf(error)).toBe('unknown');
 		expect(error.description).toMatch(/was removed again \(1\)/);
 		expect(error.description).toMatch(/The service may still register the lost webhook later/);
 		expect(remoteFor(workflow.webhookUrl())).toHaveLength(0);
@@ -210,6 +213,7 @@ describe('Trigger activation, webhook create: slow commit and gateway answers', 
 		const error = await failure(workflow.activate());
 		expect(error.message).toMatch(/^Could not register the webhook with the service: POST \/webhooks was redirected \(301\)/);
 		expect(error.message).toContain('https://novo.example.com/api/v1/webhooks');
+		expect(outcomeOf(error)).toBe('refused');
 		expect(sandbox.control.webhooks()).toHaveLength(0);
 		expect(workflow.nodeStaticData.webhooks).toEqual({});
 		remember(workflow);
@@ -256,6 +260,7 @@ describe('deactivation under faults', () => {
 		sandbox.control.injectFault({ kind: 'malformed', count: 1, methods: ['DELETE'] });
 		const error = await failure(workflow.deactivate());
 		expect(error.message).toMatch(new RegExp(`^Could not remove webhook ${mine.id} from the service: `));
+		expect(outcomeOf(error)).toBe('unknown');
 		expect((workflow.nodeStaticData.webhooks as any)[workflow.webhookUrl()].id).toBe(mine.id);
 		expect(workflow.logs.filter((line) => line.startsWith(`[warn] Prospecting Trigger: webhook ${mine.id} could not be deleted`))).toHaveLength(1);
 		expect(remoteFor(workflow.webhookUrl())).toHaveLength(1);
@@ -270,6 +275,7 @@ describe('deactivation under faults', () => {
 		const error = await failure(workflow.deactivate());
 		expect(error.message).toMatch(new RegExp(`^Could not remove webhook ${mine.id} from the service: DELETE /webhooks/${mine.id} was redirected \\(307\\)`));
 		expect(error.message).toContain('https://novo.example.com/');
+		expect(outcomeOf(error)).toBe('refused');
 		expect((workflow.nodeStaticData.webhooks as any)[workflow.webhookUrl()].id).toBe(mine.id);
 		expect(workflow.logs.some((line) => line.startsWith(`[warn] Prospecting Trigger: webhook ${mine.id} could not be deleted`))).toBe(true);
 		remember(workflow);
@@ -288,12 +294,26 @@ describe('deactivation under faults', () => {
 		remember(workflow);
 	});
 
+	it('a lost delete whose check cannot be read: not counted as deleted, kept, and warned of', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [mine] = remoteFor(workflow.webhookUrl());
+		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['DELETE'] });
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 5, methods: ['GET'] });
+		const error = await failure(workflow.deactivate());
+		expect(error.message).toMatch(new RegExp(`^Could not remove webhook ${mine.id} from the service: The answer to DELETE .* was lost`));
+		expect(outcomeOf(error)).toBe('unknown');
+		expect((workflow.nodeStaticData.webhooks as any)[workflow.webhookUrl()].id).toBe(mine.id);
+		expect(workflow.logs.some((line) => line.startsWith(`[warn] Prospecting Trigger: webhook ${mine.id} could not be deleted`))).toBe(true);
+		remember(workflow);
+	});
+
 	it('a webhook deactivation cannot delete: n8n\'s log warns with its id and how to delete it once the workflow is gone', async () => {
 		const workflow = trigger();
 		await workflow.activate();
 		const [mine] = remoteFor(workflow.webhookUrl());
 		const unreachable = trigger(closedUrl, workflow);
-		await failure(unreachable.deactivate());
+		expect(outcomeOf(await failure(unreachable.deactivate()))).toBe('notSent');
 		const warnings = unreachable.logs.filter((line) => line.startsWith('[warn]'));
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0]).toContain(`Prospecting Trigger: webhook ${mine.id} could not be deleted from the service when workflow "Won and lost prospections" was deactivated, and it may still send deliveries to ${workflow.webhookUrl()}`);
