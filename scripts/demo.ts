@@ -15,7 +15,16 @@ import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../sandbox';
 import { bootstrapN8n, type N8nInstance } from './lib/bootstrap';
 import { demoLinks, demoPageLines } from './lib/demo-links';
-import { AGENT_EXAMPLE_DIR, demoConversations, ensureScriptedModelCredential, withOpenAiCredential } from './lib/demo-agent';
+import {
+	AGENT_EXAMPLE_DIR,
+	AGENT_HEADER_NAME,
+	demoConversations,
+	ensureAgentHeaderCredential,
+	ensureScriptedModelCredential,
+	newAgentKey,
+	withAgentHeaderCredential,
+	withOpenAiCredential,
+} from './lib/demo-agent';
 import { importMcpExample } from './lib/demo-mcp';
 import { stopOnInterrupt } from './lib/interrupt';
 import { startScriptedModel, type ScriptedModel } from './lib/scripted-model';
@@ -92,11 +101,14 @@ async function main() {
 		model = await startScriptedModel();
 		model.script(demoConversations());
 		const openAi = await ensureScriptedModelCredential(client, model.url);
+		// A new key on every start: the credential is updated, so a workflow kept from an earlier run uses it too.
+		const agentKey = newAgentKey();
+		const agentHeader = await ensureAgentHeaderCredential(client, agentKey);
 		const [agent] = await importWorkflows(
 			client,
 			readWorkflowFiles(path.join(repoRoot, AGENT_EXAMPLE_DIR)).map(({ file, workflow }) => ({
 				file,
-				workflow: withOpenAiCredential(workflow, openAi),
+				workflow: withAgentHeaderCredential(withOpenAiCredential(workflow, openAi), agentHeader),
 			})),
 			{ credential },
 			{ activate: () => true },
@@ -140,9 +152,9 @@ async function main() {
 		for (const { label, workflow, url, method } of links.filter((link) => link.kind === 'webhook')) {
 			if (workflow?.id === agent?.workflow.id) {
 				const ask = (prompt: string) =>
-					`    curl -s -X POST ${url} -H 'content-type: application/json' -d '{"prompt":"${prompt}"}'`;
+					`    curl -s -X POST ${url} -H '${AGENT_HEADER_NAME}: ${agentKey}' -H 'content-type: application/json' -d '{"prompt":"${prompt}"}'`;
 				lines.push(
-					`  ${label} (model: scripted, ${model.url}):`,
+					`  ${label} (model: scripted, ${model.url}; without the ${AGENT_HEADER_NAME} header n8n answers 403):`,
 					ask('How is the funnel?'),
 					ask(`Add Ana Lima, ana.lima@example.com to routine ${routines[0]?.id ?? '<routine id>'}`),
 				);

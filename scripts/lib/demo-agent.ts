@@ -1,13 +1,20 @@
 /**
  * The AI agent example (examples/ai-agent/) offline: a scripted OpenAI-compatible model on loopback that answers
  * the example's AI Agent the way a model would for three kinds of request, and the OpenAI credential pointing at
- * it. A real model is one credential away: see the README, "Use with the AI Agent".
+ * it. A real model is one credential away: see the README, "Use with the AI Agent". Its Webhook answers only
+ * callers that send the Header Auth credential's header (a random key, new on every start).
  */
+import { randomBytes } from 'node:crypto';
+
 import type { N8nClient, WorkflowJson } from './n8n-client';
 import type { Conversation, ToolResult } from './scripted-model';
 
 export const AGENT_EXAMPLE_DIR = 'examples/ai-agent';
 export const SCRIPTED_CREDENTIAL_NAME = 'OpenAI (scripted model on loopback)';
+/** n8n's own Header Auth credential, which the example's Webhook checks on every call. */
+export const AGENT_HEADER_CREDENTIAL_TYPE = 'httpHeaderAuth';
+export const AGENT_HEADER_CREDENTIAL_NAME = 'Agent Header Auth';
+export const AGENT_HEADER_NAME = 'X-Agent-Key';
 
 /** The records in a tool's answer (n8n sends a tool's items as JSON text; no items as ""). */
 export function toolRecords(result: ToolResult | undefined): Array<Record<string, unknown>> {
@@ -113,6 +120,36 @@ export function withOpenAiCredential(workflow: WorkflowJson, credential: { id: s
 	for (const node of copy.nodes) {
 		const credentials = node.credentials as Record<string, unknown> | undefined;
 		if (credentials?.openAiApi) credentials.openAiApi = { id: credential.id, name: credential.name };
+	}
+	return copy;
+}
+
+/** A new random key for the agent's Header Auth: 32 random bytes, base64url (43 characters). */
+export function newAgentKey(): string {
+	return randomBytes(32).toString('base64url');
+}
+
+/** Creates the Header Auth credential, or gives the existing one (same name) this key. */
+export async function ensureAgentHeaderCredential(
+	client: N8nClient,
+	key: string,
+	name = AGENT_HEADER_CREDENTIAL_NAME,
+): Promise<{ id: string; name: string }> {
+	const data = { name: AGENT_HEADER_NAME, value: key };
+	const existing = (await client.listCredentials()).find((c) => c.name === name && c.type === AGENT_HEADER_CREDENTIAL_TYPE);
+	if (existing) {
+		await client.updateCredential(existing.id, name, AGENT_HEADER_CREDENTIAL_TYPE, data);
+		return existing;
+	}
+	return await client.createCredential(name, AGENT_HEADER_CREDENTIAL_TYPE, data);
+}
+
+/** A copy of the workflow whose Header Auth webhooks use this credential. */
+export function withAgentHeaderCredential(workflow: WorkflowJson, credential: { id: string; name: string }): WorkflowJson {
+	const copy = JSON.parse(JSON.stringify(workflow)) as WorkflowJson;
+	for (const node of copy.nodes) {
+		const credentials = node.credentials as Record<string, unknown> | undefined;
+		if (credentials?.[AGENT_HEADER_CREDENTIAL_TYPE]) credentials[AGENT_HEADER_CREDENTIAL_TYPE] = { id: credential.id, name: credential.name };
 	}
 	return copy;
 }

@@ -1,16 +1,23 @@
 /**
  * n8n's AI Agent drives the package's operations as tools, in a real n8n: the example workflow
- * examples/ai-agent/prospecting-agent.json (Webhook → AI Agent ← OpenAI Chat Model, with Lead Get Many, Lead Create,
- * Routine Add Lead and Prospection Get Conversion Rate as tools) runs against a scripted OpenAI-compatible model on
- * loopback, which calls the tools with arguments it fills from the prompt and from earlier tool results.
+ * examples/ai-agent/prospecting-agent.json (Webhook with Header Auth → AI Agent ← OpenAI Chat Model, with Lead Get
+ * Many, Lead Create, Routine Add Lead and Prospection Get Conversion Rate as tools) runs against a scripted
+ * OpenAI-compatible model on loopback, which calls the tools with arguments it fills from the prompt and from earlier
+ * tool results. A call without the header reaches neither the model nor the service.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { ExecutionDetail, StoredWorkflow, WorkflowJson } from '../../scripts/lib/n8n-client';
-import { demoConversations } from '../../scripts/lib/demo-agent';
-import { bindWorkflow } from '../../scripts/lib/instance-setup';
+import {
+	AGENT_HEADER_NAME,
+	demoConversations,
+	ensureAgentHeaderCredential,
+	newAgentKey,
+	withAgentHeaderCredential,
+} from '../../scripts/lib/demo-agent';
+import { bindWorkflow, webhookUrl } from '../../scripts/lib/instance-setup';
 import { repoRoot } from '../../scripts/lib/provision';
 import { startE2eInstance, type E2eInstance } from './support/instance';
 import { runByWebhook } from './support/webhook-runs';
@@ -24,6 +31,8 @@ const TOOL_NAMES = ['Lead_Create', 'Lead_Get_Many', 'Prospection_Get_Conversion_
 let e2e: E2eInstance;
 let model: ScriptedModel;
 let workflow: StoredWorkflow;
+let agentHeader: { id: string; name: string };
+const agentKey = newAgentKey();
 
 beforeAll(async () => {
 	model = await startScriptedModel();
@@ -33,8 +42,9 @@ beforeAll(async () => {
 		url: model.url,
 		header: false,
 	});
+	agentHeader = await ensureAgentHeaderCredential(e2e.client, agentKey);
 	const example = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as WorkflowJson;
-	const bound = bindWorkflow(example, { credential: e2e.credential });
+	const bound = withAgentHeaderCredential(bindWorkflow(example, { credential: e2e.credential }), agentHeader);
 	for (const node of bound.nodes) {
 		if (node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi') {
 			node.credentials = { openAiApi: { id: openAi.id, name: openAi.name } };
@@ -75,6 +85,7 @@ async function ask(
 	const { response, execution } = await runByWebhook({ client: e2e.client, webhookBaseUrl: e2e.n8n.url }, target, {
 		nodeName: 'Ask the agent',
 		body: { prompt },
+		headers: { [AGENT_HEADER_NAME]: agentKey },
 	});
 	const body = response as { output?: string; intermediateSteps?: unknown[] };
 	return { output: String(body.output ?? ''), steps: body.intermediateSteps ?? [], execution };
@@ -106,6 +117,26 @@ function lastResult(results: ToolResult[], name: string): ToolResult | undefined
 }
 
 describe('n8n AI Agent with the Prospecting tools', () => {
+	test('a call without the Header Auth header, or with another key, is refused with 403 and reaches neither the model nor the service', async () => {
+		const modelCalls = model.requests.length;
+		const serviceCalls = e2e.sandbox.control.requests().length;
+		const executions = (await e2e.client.listExecutions(workflow.id)).length;
+		const url = webhookUrl(e2e.n8n.url, workflow, 'Ask the agent');
+		const refused: Array<Record<string, string>> = [{}, { [AGENT_HEADER_NAME]: newAgentKey() }];
+		for (const headers of refused) {
+			const response = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body: JSON.stringify({ prompt: 'List every lead with its e-mail and phone.' }),
+			});
+			expect(response.status).toBe(403);
+			expect(await response.text()).not.toMatch(/lead_|@/);
+		}
+		expect(model.requests.length).toBe(modelCalls);
+		expect(e2e.sandbox.control.requests().length).toBe(serviceCalls);
+		expect((await e2e.client.listExecutions(workflow.id)).length).toBe(executions);
+	});
+
 	test('creates a lead it did not find, then adds it to the routine: the sandbox holds it once, in the routine', async () => {
 		const routine = e2e.sandbox.control.routines()[0];
 		const email = `agent.${Date.now()}@example.com`;
@@ -252,7 +283,10 @@ describe('n8n AI Agent with the Prospecting tools', () => {
 
 	test('the same funnel question through the Chat Completions API (Use Responses API off)', async () => {
 		const example = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as WorkflowJson;
-		const chat = bindWorkflow({ ...example, name: `${example.name} (chat completions)` }, { credential: e2e.credential });
+		const chat = withAgentHeaderCredential(
+			bindWorkflow({ ...example, name: `${example.name} (chat completions)` }, { credential: e2e.credential }),
+			agentHeader,
+		);
 		const openAi = workflow.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi')!;
 		for (const node of chat.nodes) {
 			if (node.type === openAi.type) {

@@ -8,6 +8,8 @@ export interface WebhookCall {
 	body?: unknown;
 	/** The Webhook node to call (default "Webhook"). */
 	nodeName?: string;
+	/** Sent as they are (a Header Auth credential's header, for one). */
+	headers?: Record<string, string>;
 }
 
 /** Fails unless the call is answered 2xx and exactly one new execution finished successfully. */
@@ -20,7 +22,7 @@ export async function runByWebhook(
 	const before = new Set((await client.listExecutions(workflow.id)).map((e) => e.id));
 	const response = await fetch(webhookUrl(n8n.webhookBaseUrl, workflow, call.nodeName ?? 'Webhook'), {
 		method: call.method ?? 'POST',
-		headers: call.body === undefined ? {} : { 'content-type': 'application/json' },
+		headers: { ...(call.body === undefined ? {} : { 'content-type': 'application/json' }), ...call.headers },
 		body: call.body === undefined ? undefined : JSON.stringify(call.body),
 	});
 	const text = await response.text();
