@@ -93,6 +93,8 @@ describe('Lead Create, defaults', () => {
 		expect(text).not.toMatch(/safe to run/);
 		expect(leadsWithEmail(email)).toHaveLength(0);
 		await wait(Math.max(0, started + COMMIT_AFTER_WINDOW_MS + 300 - Date.now()));
+		// On a loaded machine the service's own commit timer may run late: give it a few seconds more.
+		for (let waited = 0; leadsWithEmail(email).length === 0 && waited < 5000; waited += 100) await wait(100);
 		expect(leadsWithEmail(email)).toHaveLength(1);
 		expect(methods().filter((method) => method === 'POST')).toHaveLength(1);
 	}, 20_000);

@@ -82,6 +82,8 @@ export async function onceInExecution(
 		if (key !== undefined && (earlier !== undefined || outcomeOf(error) === 'unknown')) {
 			remember(key, { outcome: 'unknown' });
 		}
-		throw error;
+		// The write's own error (already an n8n error, or a cancellation n8n must see as it is) goes on unchanged.
+		const failure = error as Error;
+		throw failure;
 	}
 }
