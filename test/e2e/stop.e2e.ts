@@ -3,7 +3,8 @@
  * "Writes in Manual Runs" on Send to Production) is stopped through n8n's own stop (POST /rest/executions/:id/stop,
  * what the editor's Stop button and the executions list call). The sandbox's request log counts the writes that
  * reached the service after n8n answered the stop: at most the one call in flight, and none once the run was
- * waiting for the rate-limit window, even after that window has turned.
+ * waiting for the rate-limit window, even after that window has turned. Stopped while looking for a lead whose
+ * create's answer was lost, the run sends nothing more and n8n's log names the contact whose lead may exist.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -43,16 +44,21 @@ async function sendingCredential(windowSeconds: number, writesPerWindow: number)
 	});
 }
 
-/** Manual Trigger → Code (300 leads, each with its own e-mail) → Prospecting Lead Create. */
-async function saveLeadRun(tag: string, credential: { id: string; name: string }): Promise<StoredWorkflow> {
+/** Manual Trigger → Code (`count` leads, each with its own e-mail) → Prospecting Lead Create. */
+async function saveLeadRun(
+	tag: string,
+	credential: { id: string; name: string },
+	count = LEADS,
+	options: Record<string, unknown> = {},
+): Promise<StoredWorkflow> {
 	const leads = {
 		id: randomUUID(),
-		name: `${LEADS} leads`,
+		name: `${count} leads`,
 		type: 'n8n-nodes-base.code',
 		typeVersion: 2,
 		position: [0, 0] as [number, number],
 		parameters: {
-			jsCode: `return Array.from({ length: ${LEADS} }, (_, i) => ({ json: { name: 'Stop Lead ' + i, email: 'stop.${tag}.' + i + '@example.com' } }));`,
+			jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: { name: 'Stop Lead ' + i, email: 'stop.${tag}.' + i + '@example.com' } }));`,
 		},
 	};
 	const create = prospectingNode('Create lead', {
@@ -61,7 +67,7 @@ async function saveLeadRun(tag: string, credential: { id: string; name: string }
 		name: '={{ $json.name }}',
 		email: '={{ $json.email }}',
 		additionalFields: {},
-		options: {},
+		options,
 	});
 	create.credentials = { prospectingApi: { id: credential.id, name: credential.name } };
 	return await e2e.client.createWorkflow(chainWorkflow(`Stop ${tag}`, [manualTrigger(), leads, create]));
@@ -162,5 +168,45 @@ describe('Stop on a 300-item Lead Create run from the editor', () => {
 		expect(execution.status).toBe('canceled');
 		expect(after.map((request) => described(request, stopped))).toEqual([]);
 		expect(createdTwice(tag)).toEqual([]);
+	});
+});
+
+describe('Stop while Lead Create looks for a lead whose answer was lost', () => {
+	beforeEach(() => e2e.sandbox.control.reset());
+
+	it('stopped during the search: nothing more is sent, and n8n\'s log names the contact whose lead may exist', async () => {
+		e2e.sandbox.control.setRateLimit({ windowSeconds: 60, writeLimit: 100 });
+		// The create's connection is closed before the service stores it: its outcome is unknown, the node looks for 60 s.
+		e2e.sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'], pathPrefix: '/leads' });
+		const tag = randomUUID().slice(0, 8);
+		const email = `stop.${tag}.0@example.com`;
+		const searches = () => e2e.sandbox.control.requests().filter((request) => request.method === 'GET' && request.query.search === email);
+		const workflow = await saveLeadRun(tag, await sendingCredential(60, 100), 1, { timeout: 2, lostLeadSearch: 60 });
+		const executionId = await runFromEditor(workflow);
+
+		await waitFor('the first search for the lost lead', () => searches().length, (count) => count >= 1, 30_000);
+		const stopped = await stop(executionId);
+		const searchesAtStop = searches().length;
+		const execution = await finished(executionId);
+		await sleep(2000);
+		const after = leadPosts().slice(stopped.postsBefore);
+		trace('stopped while looking for a lost lead', stopped, after, execution);
+		// What the execution view has to show (reported in the write table's notes).
+		const view = {
+			status: execution.status,
+			error: execution.data.resultData.error?.message,
+			nodeRan: execution.data.resultData.runData['Create lead'] !== undefined,
+		};
+		process.stderr.write(`[e2e stop] n8n ${e2e.runtime.n8nVersion}, execution view after Stop during the search: ${JSON.stringify(view)}\n`);
+
+		expect(execution.status).toBe('canceled');
+		expect(after).toEqual([]);
+		expect(leadPosts()).toHaveLength(1);
+		expect(searches().length).toBeLessThanOrEqual(searchesAtStop + 1);
+		expect(e2e.sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email))).toEqual([]);
+		await waitFor('the warning in n8n\'s log', () => e2e.n8n.output(), (output) => output.includes(`the lead for ${email} may exist`), 10_000);
+		expect(e2e.n8n.output()).toContain(
+			`Prospecting: the lead for ${email} may exist: its create's answer was lost and the execution was stopped while looking for it`,
+		);
 	});
 });
