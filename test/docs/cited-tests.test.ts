@@ -83,14 +83,17 @@ function isTest(titles: Set<string>, name: string): boolean {
 export function brokenCitations(citations: Citation[]): string[] {
 	const broken: string[] = [];
 	for (const citation of citations) {
-		const file = path.join(root, 'test', `${citation.file}.test.ts`);
+		// A test of n8n's engine is `<file>.test.ts`; one in real n8n (test/e2e/) is `<file>.e2e.ts`.
+		const file = [`${citation.file}.test.ts`, `${citation.file}.e2e.ts`]
+			.map((name) => path.join(root, 'test', name))
+			.find((candidate) => existsSync(candidate));
 		const where = `${citation.doc}:${citation.line}: ${citation.file} › "${citation.name}"`;
-		if (!existsSync(file)) {
-			broken.push(`${where} (no file test/${citation.file}.test.ts)`);
+		if (!file) {
+			broken.push(`${where} (no file test/${citation.file}.test.ts or .e2e.ts)`);
 			continue;
 		}
 		if (!isTest(titlesIn(readFileSync(file, 'utf8')), citation.name)) {
-			broken.push(`${where} (no test with this name in test/${citation.file}.test.ts)`);
+			broken.push(`${where} (no test with this name in ${path.relative(root, file)})`);
 		}
 	}
 	return broken;
@@ -105,6 +108,14 @@ describe('tests cited in the documents', () => {
 
 	it('names only tests that exist in the cited file', () => {
 		expect(brokenCitations(citations)).toEqual([]);
+	});
+
+	it('finds a test of the end-to-end suite in test/e2e/<file>.e2e.ts', () => {
+		const name = 'the manual install of the installation guide the guide shows the command this test runs, for the npm package and for a tarball';
+		expect(brokenCitations([{ doc: 'docs/dev/writes.md', line: 1, file: 'e2e/manual-install', name }])).toEqual([]);
+		expect(brokenCitations([{ doc: 'docs/dev/writes.md', line: 1, file: 'e2e/manual-install', name: 'no such test' }])).toEqual([
+			'docs/dev/writes.md:1: e2e/manual-install › "no such test" (no test with this name in test/e2e/manual-install.e2e.ts)',
+		]);
 	});
 
 	it('reports a renamed test with its document, line, file and name', () => {
