@@ -123,6 +123,18 @@ it('a create answered 500 before its commit is not sent again: the searches find
 	);
 });
 
+it('a create held by the rate limit past its maximum is not sent, and not tried again: its outcome is notSent', async () => {
+	// The first create is refused with a 5 s Retry-After; the second would have to wait past its 1 s maximum.
+	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 5 });
+	const run = await runNode(
+		{ resource: 'lead', operation: 'create', name: '={{ $json.name }}', email: '={{ $json.email }}', options: { maxRateLimitWait: 1 } },
+		{ ...connection, continueOnFail: true, inputItems: [{ name: 'A', email: 'a.rate@example.com' }, { name: 'B', email: 'b.rate@example.com' }] },
+	);
+	expect(run.items.map((item) => item.json.outcome)).toEqual(['refused', 'notSent']);
+	expect(String(run.items[1].json.description)).not.toMatch(/did not reach the service/);
+	expect(posts()).toHaveLength(1);
+});
+
 describe('Lead Create, answers that are not the created lead', () => {
 	const failing = (email: string) =>
 		runNode(createLead(email, { options: { lostLeadSearch: 1 } }), { ...connection, continueOnFail: true });

@@ -177,6 +177,17 @@ type CreateRequestOptions = ProspectingRequestOptions & {
 	onServiceClock?: (offsetMs: number) => void;
 };
 
+/**
+ * A create that got no answer at all because the service could not be reached (refused connection, unknown host):
+ * sent once more after a pause. Other creates proven not sent (held too long by the rate limit, a Base URL the node
+ * refuses) would only wait or fail the same way again.
+ */
+function isUnreachable(error: unknown): boolean {
+	// The rate limit's own error carries 429; the Base URL check raises a NodeOperationError before any call.
+	const { name, httpCode } = error as { name?: unknown; httpCode?: unknown };
+	return isNotSentError(error) && name === 'NodeApiError' && String(httpCode) !== '429';
+}
+
 function isUnknownOutcome(error: unknown): boolean {
 	return outcomeOf(error) === 'unknown' || isResponseLostError(error);
 }
@@ -270,7 +281,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 				const created = unwrapRecord(await prospectingApiRequest.call(this, 'POST', '/leads', createOptions)) ?? {};
 				return output(created, 'created');
 			} catch (error) {
-				if (isNotSentError(error) && attempt < 2) {
+				if (isUnreachable(error) && attempt < 2) {
 					tried.push(`POST /leads did not reach the service (${asNodeError(node, error).message})`);
 					await pause(NOT_SENT_PAUSE_MS, cancelSignal(this));
 					continue;
