@@ -43,6 +43,7 @@ describe('Lead Create, Skip If Exists, a contact in doubt', () => {
 		expect(item.error).toBe(`The lead for ${email} may exist: the outcome of its create is unknown, and it was not sent again`);
 		expect(item.outcome).toBe('unknown');
 		expect(String(item.description)).toMatch(/an earlier execution in this n8n sent POST \/leads for duvida\.depois@example\.com \d+ s ago; its outcome is unknown/);
+		expect(String(item.description)).toMatch(/^Skip If a Lead With This Contact Exists searched \(GET \/leads\?search=duvida\.depois@example\.com\) and found no lead yet; .* left in doubt for \d+ s more\.$/m);
 		expect(posts()).toBe(1);
 	}, 20_000);
 

@@ -353,8 +353,9 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 				const tried = [
 					`an earlier execution in this n8n sent POST /leads for ${contact} ${Math.round((Date.now() - doubt.sentAt) / 1000)} s ago; its outcome is unknown, so this one did not send`,
 				];
+				const searchedLine = `Skip If a Lead With This Contact Exists searched (GET /leads?search=${contact}) and found no lead yet; the earlier create may still be committed, so this contact is left in doubt for ${Math.ceil((doubt.until - Date.now()) / 1000)} s more.`;
 				const lost = new NodeOperationError(node, `The lead for ${contact} may exist`, { itemIndex: i });
-				throw mayExistError(node, lost, { contact, tried, search, itemIndex: i });
+				throw mayExistError(node, lost, { contact, tried, search, itemIndex: i, searchedLine });
 			}
 		}
 
@@ -365,8 +366,9 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		});
 		if (dryRun) return dryRun;
 
-		if (this.getMode() === 'retry') {
-			// Retried from the executions list: the failed execution may have created this lead. Look before sending.
+		// Retried from the executions list: the failed execution may have created this lead. Look before sending
+		// (Skip If Exists has just looked, more widely: any lead with one of the contacts).
+		if (!skipIfExists && this.getMode() === 'retry') {
 			const existing = await checkBeforeRetry.call(this, { contacts, sent, settings: searchSettings, itemIndex: i });
 			if (existing) return output(existing, 'found');
 		}

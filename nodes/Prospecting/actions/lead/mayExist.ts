@@ -16,9 +16,16 @@ function plural(count: number, word: string): string {
 export function mayExistError(
 	node: INode,
 	lost: unknown,
-	details: { contact: string; tried: string[]; search: LostLeadSearch; itemIndex: number },
+	details: {
+		contact: string;
+		tried: string[];
+		search: LostLeadSearch;
+		itemIndex: number;
+		/** Replaces the line about the searches, when they were not a lost-lead search (Skip If Exists). */
+		searchedLine?: string;
+	},
 ) {
-	const { contact, tried, search, itemIndex } = details;
+	const { contact, tried, search, itemIndex, searchedLine } = details;
 	const error = asNodeError(node, lost);
 	const searches = `${plural(search.searches, 'search')} over ${Math.round(search.spanSeconds * 10) / 10} s (GET /leads?search=${contact})`;
 	const failed = search.failures.length;
@@ -29,7 +36,7 @@ export function mayExistError(
 	error.message = `The lead for ${contact} may exist: the outcome of its create is unknown, and it was not sent again`;
 	error.description = [
 		...tried.map((line) => `Tried: ${line}.`),
-		searched,
+		searchedLine ?? searched,
 		'The service may still create it (a slow service can apply a create long after its answer was lost), and it does not refuse duplicates, so sending it again could make a second lead.',
 		`Check before running this item again: search for ${contact} in the app, or with Lead → Get Many (Search). Skip If a Lead With This Contact Exists returns the lead when it exists by then. To send it again when the searches find nothing, turn on Send Again If Not Found (May Duplicate), or raise Look for a Lost Lead For.`,
 		`(item ${itemIndex}, POST /leads)`,
