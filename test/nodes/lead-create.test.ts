@@ -104,6 +104,13 @@ it('with "Skip if a lead with this contact exists", returns the existing lead an
 	);
 	expect(run.error).toBeUndefined();
 	expect(run.items[0].json.id).toBe(existing.id);
+	expect(run.items[0].json.outcome).toBe('found');
+	// Version 2 simplifies the lead, and still says it was found rather than created.
+	const simplified = await runNode(
+		{ resource: 'lead', operation: 'create', email, options: { skipIfExists: true } },
+		{ ...connection, typeVersion: 2 },
+	);
+	expect(simplified.items.map((item) => [item.json.id, item.json.email, item.json.outcome])).toEqual([[existing.id, email, 'found']]);
 	expect(posts()).toHaveLength(0);
 	expect(sandbox.control.leads()).toHaveLength(20);
 });
