@@ -171,12 +171,6 @@ const NOT_SENT_PAUSE_MS = 1000;
 /** Whether the lead of an item was created by this node or already there (Skip If Exists, a lost answer's search, a retry). */
 export type LeadOutcome = 'created' | 'found';
 
-/** Options of the create request that T's transport reads; passed as a variable so older transports ignore them. */
-type CreateRequestOptions = ProspectingRequestOptions & {
-	expect?: 'recordWithId';
-	onServiceClock?: (offsetMs: number) => void;
-};
-
 /**
  * A create that got no answer at all because the service could not be reached (refused connection, unknown host):
  * sent once more after a pause. Other creates proven not sent (held too long by the rate limit, a Base URL the node
@@ -245,7 +239,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const account = await accountKey(this);
 	const keys = contactKeys(contacts).map((key) => `${account}|${key}`);
 	const clock = new ServiceClock();
-	const searchSettings: CreateRequestOptions = { ...settings, onServiceClock: clock.observe };
+	const searchSettings: ProspectingRequestOptions = { ...settings, onServiceClock: clock.observe };
 
 	/** One look for the lead this item sent: created at or after the send, matching every field sent. */
 	const findSent = (earliestCreatedAt: () => number) => async () =>
@@ -265,7 +259,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	};
 
 	const send = async (): Promise<INodeExecutionData[]> => {
-		const createOptions: CreateRequestOptions = {
+		const createOptions: ProspectingRequestOptions = {
 			...settings,
 			body,
 			expect: 'recordWithId',
