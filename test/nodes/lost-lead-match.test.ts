@@ -112,6 +112,37 @@ describe('Lead Create, a lost create and an older lead with the same contact', (
 	});
 });
 
+describe('Lead Create, a lost create sent with phones', () => {
+	const withPhones = (tag: string) => ({
+		resource: 'lead',
+		operation: 'create',
+		name: `Telefone ${tag}`,
+		company: 'Fones Ltda',
+		phone: '+55 11 3333-4444',
+		additionalFields: { mobile: `+55 11 9${tag}888-7777` },
+		options: { lostLeadSearch: 1 },
+	});
+	const withMobile = (mobile: string) =>
+		sandbox.control.leads().filter((lead) => lead.mobiles.some((item) => item.value === mobile));
+
+	it('its answer lost after the commit: the lead with that phone and mobile is found', async () => {
+		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
+		const run = await runNode(withPhones('1'), connection);
+		expect(run.error).toBeUndefined();
+		expect(jsonOf(run.items)).toEqual([expect.objectContaining({ id: withMobile('+55 11 91888-7777')[0].id, outcome: 'found' })]);
+	});
+
+	it('a lead created in the window with the same phone but another mobile is not taken for it', async () => {
+		await storedLead(
+			{ name: 'Telefone 2', company: 'Fones Ltda', emails: [{ value: 'fones.outro@example.com', label: 'Principal' }], phones: [{ value: '+55 11 3333-4444', label: 'Principal' }], mobiles: [{ value: '+55 11 95555-0000', label: 'Principal' }] },
+			new Date(Date.now() + 60_000),
+		);
+		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
+		const run = await runNode(withPhones('2'), { ...connection, continueOnFail: true });
+		expect(jsonOf(run.items)[0].error).toMatch(/^The lead for \+55 11 3333-4444 may exist/);
+	});
+});
+
 describe('Lead Create, any failed search in the window', () => {
 	it('an earlier search failed and the later ones found nothing: "may exist", and Send Again If Not Found sends nothing', async () => {
 		const email = 'falha.cedo@example.com';
