@@ -60,8 +60,9 @@ function isJsonBody(body: unknown): boolean {
 /**
  * One call to the service under /api/v1, authenticated by the prospectingApi credential. `endpoint` starts with
  * '/', e.g. '/leads'. Returns the parsed JSON body, free of the key. Waits as the rate policy says, retries reads
- * that fail (5xx, dropped connection, non-JSON answer) a bounded number of times, and never repeats a write whose
- * answer was lost: it raises an error that `isResponseLostError` recognises.
+ * that fail (5xx, dropped connection, non-JSON answer) a bounded number of times, and never follows a redirect.
+ * A write is sent once: every error it raises carries its outcome (outcome.ts), and one whose outcome is unknown
+ * (a 5xx, a lost answer, a 2xx that is not its answer) is what `isResponseLostError` recognises.
  */
 export async function prospectingApiRequest(
 	this: ProspectingContext,
