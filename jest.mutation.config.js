@@ -3,11 +3,13 @@ const path = require('node:path');
 const base = require('./jest.config');
 
 /**
- * Suites about the rate policy alone (issue 43): they wait out real, scaled windows (the spike suite alone takes
- * 45 s) and would run for every write-path mutant their workflows pass through. `MUTATION_SUITES=all` keeps them,
- * for mutating the rate rules: `MUTATION_SUITES=all npm run mutation -- --mutate nodes/Prospecting/transport/ratePolicy.ts`.
+ * Suites about something other than writes: the rate policy (issue 43: they wait out real, scaled windows, the
+ * spike suite alone 45 s), lists, pickers, the credential, the trigger's deliveries, the harness, the docs. They
+ * would run for every write-path mutant their workflows pass through, and a surviving mutant runs every test that
+ * covers it. `MUTATION_SUITES=all` keeps them, e.g. for the rate rules:
+ * `MUTATION_SUITES=all npm run mutation -- --mutate nodes/Prospecting/transport/ratePolicy.ts`.
  */
-const rateSuites = [
+const otherSuites = [
 	'<rootDir>/test/nodes/spike.test.ts',
 	'<rootDir>/test/nodes/fair-share.test.ts',
 	'<rootDir>/test/nodes/rate-budget.test.ts',
@@ -17,6 +19,15 @@ const rateSuites = [
 	'<rootDir>/test/nodes/max-rate-limit-wait.test.ts',
 	'<rootDir>/test/reliability/rate-limit-storm.test.ts',
 	'<rootDir>/test/polling/',
+	'<rootDir>/test/nodes/pickers.test.ts',
+	'<rootDir>/test/nodes/list-search.test.ts',
+	'<rootDir>/test/nodes/pagination.test.ts',
+	'<rootDir>/test/nodes/credential.test.ts',
+	'<rootDir>/test/trigger/deliveries.test.ts',
+	'<rootDir>/test/trigger/events-and-memory.test.ts',
+	'<rootDir>/test/trigger/signature.test.ts',
+	'<rootDir>/test/harness/',
+	'<rootDir>/test/docs/',
 ];
 
 /**
@@ -25,7 +36,8 @@ const rateSuites = [
  * - tests that build, pack or scan dist/ (test/release): the instrumented code trips n8n's scanner, and dist/ does
  *   not hold the mutants anyway;
  * - suites that never load the node's code: the sandbox's own tests, the benchmarks' and scripts' helpers, the
- *   docs' citation and anchor checks, and the end-to-end suite (real n8n, installed from the packed tarball).
+ *   docs' citation and anchor checks, and the end-to-end suite (real n8n, installed from the packed tarball);
+ * - by default, the suites about something other than writes (above).
  * The environment and sequencer of scripts/mutation/ make each mutant load only the suites of its tests; the nodes
  * load before each suite's tests, so that load-time code counts as static.
  */
@@ -39,7 +51,7 @@ module.exports = {
 		'<rootDir>/test/scripts/',
 		'<rootDir>/test/docs/cited-tests.test.ts',
 		'<rootDir>/test/docs/readme-anchors.test.ts',
-		...(process.env.MUTATION_SUITES === 'all' ? [] : rateSuites),
+		...(process.env.MUTATION_SUITES === 'all' ? [] : otherSuites),
 	],
 	setupFilesAfterEnv: [path.join(__dirname, 'scripts', 'mutation', 'load-nodes.js')],
 	testEnvironment: path.join(__dirname, 'scripts', 'mutation', 'jest-environment.js'),

@@ -13,6 +13,9 @@ const writePath = [
 	'nodes/Prospecting/trigger/lifecycle.ts',
 	'nodes/Prospecting/transport/errors.ts',
 	'nodes/Prospecting/transport/outcome.ts',
+	// Rules that moved out of errors.ts: what a write's 2xx must be, and which answers an error may quote.
+	'nodes/Prospecting/transport/writeAnswer.ts',
+	'nodes/Prospecting/transport/quotable.ts',
 ];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
@@ -28,13 +31,17 @@ export default {
 	ignoreStatic: process.env.MUTATION_STATIC !== 'run',
 	// Two cores shared with other work: one jest process by default (`--concurrency 2` on a quiet machine).
 	concurrency: 1,
+	// A jest process in band grows with every suite it loads; a fresh one every 20 mutants keeps it quick.
+	maxTestRunnerReuse: 20,
 	// Engine tests wait on loopback HTTP and on (scaled) rate-limit windows: a mutant gets 1.5 x its tests' time
 	// plus 10 s before it counts as a timeout, which is reported apart from killed and survived mutants.
 	timeoutMS: 10_000,
 	timeoutFactor: 1.5,
 	dryRunTimeoutMinutes: 15,
 	incrementalFile: 'reports/stryker-incremental.json',
-	reporters: ['clear-text', 'progress', 'html', 'json'],
+	// mutant-log (scripts/mutation/) writes each result as it comes: reports/mutation/mutants.jsonl.
+	appendPlugins: ['./scripts/mutation/mutant-log-reporter.mjs'],
+	reporters: ['clear-text', 'progress', 'html', 'json', 'mutant-log'],
 	htmlReporter: { fileName: 'reports/mutation/index.html' },
 	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
 	clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
