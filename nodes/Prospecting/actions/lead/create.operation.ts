@@ -30,7 +30,7 @@ import { isTheLeadSent } from './sentLead';
 import { ServiceClock } from './serviceClock';
 import { simplifyLead, simplifyLeadProperties, simplifyLeadsWanted } from './simplify';
 import type { Unresolved } from './unresolved';
-import { earlierSendOf, markUnresolved, resolve, unresolvedOf } from './unresolved';
+import { earlierSendOf, markUnresolved, unresolvedOf } from './unresolved';
 
 const contactCollection = (
 	displayName: string,
@@ -290,7 +290,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 				);
 				const search = await lookForLostLead.call(this, { contact, find: findSent(earliest), windowMs: searchWindowMs });
 				if (search.lead) {
-					resolve(keys);
 					return output(search.lead, 'found');
 				}
 				tried.push(
@@ -315,7 +314,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			from: doubt?.sentAt,
 		});
 		if (search.lead) {
-			resolve(keys);
 			return output(search.lead, 'found');
 		}
 		const tried = ['an earlier try of this node (Retry On Fail) sent POST /leads; its outcome stayed unknown'];
@@ -327,8 +325,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		if (skipIfExists) {
 			const existing = await findExistingLead.call(this, contacts, name, settings);
 			if (existing) {
-				resolve(keys);
-				// Nothing would be written for real either; a dry run still says so in its own shape.
+					// Nothing would be written for real either; a dry run still says so in its own shape.
 				const dryRun = await guardWrite.call(this, {
 					operation: 'Lead Create',
 					itemIndex: i,

@@ -60,8 +60,3 @@ export function earlierSendOf(keys: string[]): Unresolved | undefined {
 	const now = Date.now();
 	return keys.map((key) => kept(key, now)).find((entry) => entry !== undefined);
 }
-
-/** A lead was found for these contacts: nothing left in doubt. */
-export function resolve(keys: string[]): void {
-	for (const key of keys) unresolved.delete(key);
-}
