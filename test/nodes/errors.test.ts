@@ -196,6 +196,31 @@ describe('what an error quotes of an answer', () => {
 		expect(description(empty)).toMatch(/^The answer was an empty answer, not the created record\.$/m);
 	});
 
+	it("an error's details keep only the message and the field errors of a JSON answer", async () => {
+		const body = {
+			message: 'Dados inválidos',
+			errors: [{ field: 'leadId', message: 'obrigatório', hint: 'x' }, 'texto solto'],
+			AccessKeyId: 'ASIAEXAMPLEKEYID0000',
+		};
+		sandbox.control.injectFault({ kind: 'status', status: 500, body: JSON.stringify(body), count: 1, methods: ['POST'] });
+		const run = await runNode(addLead(), connection);
+		const details = (run.error as { errorResponse?: { body?: unknown } } | undefined)?.errorResponse;
+
+		expect(details?.body).toEqual({
+			message: 'Dados inválidos',
+			errors: [{ field: 'leadId', message: 'obrigatório' }, 'texto solto'],
+		});
+		expect(everythingVisible(run)).not.toContain('ASIAEXAMPLEKEYID0000');
+	});
+
+	it('a Content-Type is read without case or parameters, and plain text of spaces only is not quoted', async () => {
+		sandbox.control.injectFault({ kind: 'status', status: 503, body: 'Em manutenção', contentType: ' TEXT/Plain ; charset=utf-8', count: 1, methods: ['POST'] });
+		expect(description(await runNode(addLead(), connection))).toMatch(/^Em manutenção$/m);
+
+		sandbox.control.injectFault({ kind: 'status', status: 503, body: '   ', contentType: 'text/plain', count: 1, methods: ['POST'] });
+		expect(description(await runNode(addLead(), connection))).toMatch(/^The answer was an answer of type text\/plain \(not shown\)\.$/m);
+	});
+
 	it("the service's JSON message and one short line of plain text are quoted", async () => {
 		sandbox.control.injectFault({ kind: 'status', status: 503, body: 'Manutenção programada até 03:00', contentType: 'text/plain; charset=utf-8', count: 1, methods: ['POST'] });
 		const plain = await runNode(addLead(), connection);
