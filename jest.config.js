@@ -20,5 +20,7 @@ module.exports = {
 	// A number: jest reads a percentage above 100 % as a count ('200%' would be 200 workers).
 	maxWorkers: Math.max(2, cores * 2),
 	testSequencer: '<rootDir>/test/sequencer.js',
+	// Nothing a test starts may leave the machine, whatever the code under test gets wrong.
+	setupFiles: ['<rootDir>/test/support/loopback-only.ts'],
 	testTimeout: 60_000,
 };

@@ -15,6 +15,8 @@ module.exports = {
 	},
 	// One n8n instance for the whole suite; its steps run in order.
 	maxWorkers: 1,
+	// The sandbox and the test's own calls reach loopback only (n8n itself is a process of its own).
+	setupFiles: ['<rootDir>/test/support/loopback-only.ts'],
 	testTimeout: 180_000,
 	reporters: ['default', '<rootDir>/test/e2e/summary-reporter.js'],
 };
