@@ -1,8 +1,13 @@
 // Mutation testing of the write path (issue 42), run by hand: `npm run mutation`; not part of CI.
 //   npm run mutation -- --mutate nodes/Prospecting/actions/lead/simplify.ts   one file (or a comma-separated list)
 //   npm run mutation -- --incremental                                          only code changed since the last run
-// Default mutators. Reports land in reports/mutation/ (HTML and JSON); the incremental record in
-// reports/stryker-incremental.json. Both are git-ignored.
+//   npm run mutation -- --mutate <files> --testFiles <suites>                  initial run limited to the suites that
+//                                                                              cover those files (quicker, same verdicts)
+// Default mutators. Reports land in reports/mutation/ (HTML, JSON, and mutants.jsonl as results come); the
+// incremental record in reports/stryker-incremental.json. Both are git-ignored.
+// Measured on 2 busy cores (2026-11-27): the write path has about 2,300 mutants (a quarter static); the initial run
+// of the write-path suites takes 3.5 min; a killed mutant 2-5 s, a surviving one 15-20 s (every test covering it
+// runs). The whole path takes hours: run it file by file, with --incremental.
 
 /** The write path: every write's outcome, its record across n8n's retries, and the operations that write. */
 const writePath = [
