@@ -9,7 +9,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { withOutcome } from './outcome';
-import { budgetKey } from './rateBudgets';
+import { budgetKey } from './rateBudget';
 import { refusedHost } from './refusedHosts';
 
 export type ProspectingContext =
@@ -29,7 +29,7 @@ export interface ProspectingCredentials {
 	readsPerWindow?: number;
 	writesPerWindow?: number;
 	clientsSharingKey?: number;
-	rateLimitWindowStart?: 'anywhere' | 'clock';
+	rateLimitResetUnit?: 'auto' | 'epochSeconds' | 'epochMs' | 'secondsFromNow';
 }
 
 /** Normalises the credential's base URL: trims, drops trailing slashes and a trailing /api/v1. */
