@@ -81,8 +81,9 @@ it('1. as a tool, the Max Rate Limit Wait option added in the form starts at the
 });
 
 it('2. in a workflow, a refused write keeps its place at the head of the queue: nine writes, the first refused for 1 s, bound 2 s, all succeed', async () => {
-	const sandbox = await sandboxWith({ rateHeaders: 'on-429' });
-	sandbox.control.injectFault({ kind: 'latency', ms: 200 });
+	// Slow answers (1.2 s), so that eight calls ahead of the refused one would take longer than its bound.
+	const sandbox = await sandboxWith({});
+	sandbox.control.injectFault({ kind: 'latency', ms: 1200 });
 	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 1 });
 	const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, writesPerWindow: 100 };
 	const runs = await Promise.all(
@@ -166,14 +167,15 @@ it("7. a change of the credential's limits applies from the next call, under ste
 	expect(sandbox.control.requests().map((request) => request.status)).toEqual([200, 200]);
 });
 
-it("8. a service clock 5 s ahead is read against the answer's Date: a walk across windows waits for each window, not 5 s more", async () => {
+it("8. a service clock 5 s ahead is read against the answer's Date: a walk across windows announced by their resets waits for each, not 5 s more", async () => {
 	const sandbox = await sandboxWith({ windowSeconds: 1, readLimit: 2, clockOffsetMs: 5000, rateLimitResetFormat: 'epoch-ms', dataset: { leads: 6 } });
 	const { result: run, elapsedMs } = await onControlledClock(
 		async () =>
 			await runWorkflow({ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } }, {
 				baseUrl: sandbox.url,
 				apiKey: sandbox.apiKey,
-				rateLimitWindowSeconds: 1,
+				// Window 0: the resets alone tell where windows end.
+				rateLimitWindowSeconds: 0,
 				readsPerWindow: 2,
 			}),
 	);
