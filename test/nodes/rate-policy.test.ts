@@ -3,7 +3,8 @@
  * budget's queue on n8n's own sleep under a controlled clock. The engine tests (spike, rate-limit, max-rate-limit-wait,
  * tool-rate-wait, rate-defects) show the same rules where a user sees them.
  */
-import { RateBudget, budgetCount, budgetKey, getBudget, rateSettings, resetBudgets, RateWaitTooLong } from '../../nodes/Prospecting/transport/rateBudget';
+import { budgetKey } from '../../nodes/Prospecting/transport/account';
+import { RateBudget, budgetCount, getBudget, rateSettings, resetBudgets, RateWaitTooLong } from '../../nodes/Prospecting/transport/rateBudget';
 import {
 	DATE_RESOLUTION_MS,
 	MIN_HOLD_MS,

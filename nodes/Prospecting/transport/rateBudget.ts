@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-
-import { pause } from './pause';
+import { budgetKey } from './account';
+import { leaveIfCancelled, pause } from './pause';
 import { holdAfterRefusal, readyAt, type BudgetFigures, type RateAnswer, type RateSettings, type ResetUnit } from './rateRules';
 
 export type CallKind = 'read' | 'write';
@@ -15,9 +14,7 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /** The call could go only later than its deadline allows (`neededMs` undefined: after the calls ahead of it). */
 export class RateWaitTooLong extends Error {
-	constructor(readonly neededMs?: number) {
-		super(`The rate limit allows this call ${neededMs === undefined ? 'later' : `in ${Math.round(neededMs)} ms`}`);
-	}
+	constructor(readonly neededMs?: number) { super(`The rate limit allows this call ${neededMs === undefined ? 'later' : `in ${Math.round(neededMs)} ms`}`); }
 }
 
 /** A call let go by `acquire`, and when it went. */
@@ -39,27 +36,26 @@ export class RateBudget {
 	/** [2] The reset's unit, decided by the first answer that shows it. */
 	private resetUnit?: ResetUnit;
 
-	figures(): BudgetFigures {
+	figures = (): BudgetFigures => {
 		const { inFlight, answeredAt, heldUntil, holdMs, resetAt, announcedLimit } = this;
 		return { inFlight, answeredAt: [...answeredAt], heldUntil, holdMs, resetAt, announcedLimit };
-	}
+	};
 
-	/** [6] The unit to read this budget's resets in: the credential's, or in auto the one decided. */
+	/** [2] The unit to read this budget's resets in: the credential's, or in auto the one decided. */
 	unitFor = (settings: RateSettings): ResetUnit => (settings.resetUnit === 'auto' ? (this.resetUnit ?? 'auto') : settings.resetUnit);
 
 	/**
-	 * [7] Waits for this call's turn and the rules; [8] leaves at once when its execution is cancelled, and fails with
-	 * `RateWaitTooLong` when it could go only after `deadlineAt`. `first`: a refused call keeps its place at the head.
+	 * [8] Waits for this call's turn (`first`: a refused call's place at the head) and the rules, leaving at once when
+	 * its execution is cancelled; [7] fails with `RateWaitTooLong` when it could go only after `deadlineAt`.
 	 */
 	async acquire(settings: RateSettings, options: { signal?: AbortSignal; deadlineAt?: number; first?: boolean } = {}): Promise<Reservation> {
 		const { signal, deadlineAt } = options;
 		const me: Waiter = { wake: () => undefined };
-		if (options.first) this.queue.unshift(me);
-		else this.queue.push(me);
+		this.queue.splice(options.first ? 0 : this.queue.length, 0, me);
 		this.queue[1]?.wake();
 		try {
 			for (;;) {
-				if (signal?.aborted) await pause(0, signal);
+				if (signal?.aborted) await leaveIfCancelled(signal); // no await otherwise: the sleep below sees a later abort
 				const now = Date.now();
 				const at = this.queue[0] === me ? readyAt(this.figures(), settings, now) : Infinity;
 				if (at <= now) break;
@@ -76,14 +72,14 @@ export class RateBudget {
 		return { at: Date.now() };
 	}
 
-	/** Sleeps until `ms` pass, the budget changes (`wake`), or the execution is cancelled (n8n's cancellation error). */
+	/** Sleeps until `ms` pass, the budget changes (`wake`), or the execution is cancelled. */
 	private async sleep(me: Waiter, ms: number, signal?: AbortSignal): Promise<void> {
 		const woken = new AbortController();
-		me.wake = () => woken.abort();
+		const wake = new Promise<void>((resolve) => (me.wake = () => resolve(woken.abort())));
 		signal?.addEventListener('abort', me.wake, { once: true });
-		await pause(Math.min(ms, LONGEST_TIMER_MS), woken.signal).catch(() => undefined);
+		await Promise.race([pause(Math.min(ms, LONGEST_TIMER_MS), woken.signal).catch(() => undefined), wake]);
 		signal?.removeEventListener('abort', me.wake);
-		if (signal?.aborted) await pause(0, signal);
+		await leaveIfCancelled(signal);
 	}
 
 	/** Records an answer (of `reservation`'s call, or of none) at `now`. */
@@ -111,11 +107,10 @@ export class RateBudget {
 		this.queue[0]?.wake();
 	}
 
+	/** [9] Bounded: no pace is more than the credential's limit. */
 	private gotBack(now: number, settings: RateSettings): void {
 		this.inFlight = Math.max(0, this.inFlight - 1);
-		this.answeredAt.push(now);
-		// Bounded: no pace is more than the credential's limit.
-		if (this.answeredAt.length > settings.limit) this.answeredAt.shift();
+		if (this.answeredAt.push(now) > settings.limit) this.answeredAt.shift();
 	}
 
 	/** How long a refusal or a spent window still holds the key. */
@@ -130,18 +125,6 @@ export class RateBudget {
 /** Budgets per (base URL, key hash, kind), shared by every execution of this process; idle ones are dropped. */
 const budgets = new Map<string, RateBudget>();
 
-/** The account a key reaches, named without keeping the key. Host case and a default port do not make another. */
-export function budgetKey(baseUrl: string, apiKey: string): string {
-	let address = baseUrl;
-	try {
-		const url = new URL(baseUrl);
-		address = `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
-	} catch {
-		// Not a URL: the request fails on it before any call, so the text itself names the budget.
-	}
-	return `${address}|${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}`;
-}
-
 /** A credential's number setting; saved credentials from before it existed, or left empty, get the documented value. */
 function setting(value: unknown, fallback: number, min: number): number {
 	const number = value === undefined || value === null || value === '' ? NaN : Number(value);
@@ -150,15 +133,14 @@ function setting(value: unknown, fallback: number, min: number): number {
 
 const RESET_UNITS: ResetUnit[] = ['auto', 'epochSeconds', 'epochMs', 'secondsFromNow'];
 
-/** [1] What the credential says of the service's limits for one kind of call. */
+/** [6] What the credential says for one kind of call, read on every call. */
 export function rateSettings(credentials: Record<string, unknown>, kind: CallKind): RateSettings {
 	const perWindow = kind === 'read' ? credentials.readsPerWindow : credentials.writesPerWindow;
-	const unit = RESET_UNITS.find((known) => known === credentials.rateLimitResetUnit) ?? 'auto';
 	return {
 		limit: Math.floor(setting(perWindow, DEFAULT_LIMITS[kind], 1)),
 		windowMs: setting(credentials.rateLimitWindowSeconds, DEFAULT_WINDOW_SECONDS, 0) * 1000,
 		processes: Math.floor(setting(credentials.clientsSharingKey, 1, 1)),
-		resetUnit: unit,
+		resetUnit: RESET_UNITS.find((known) => known === credentials.rateLimitResetUnit) ?? 'auto',
 	};
 }
 
@@ -171,13 +153,7 @@ export function getBudget(baseUrl: string, apiKey: string, kind: CallKind, setti
 	return budget;
 }
 
-/** How many budgets this process keeps (tests). */
+/** How many budgets this process keeps, and forgetting them (tests start from a clean process state). */
 export const budgetCount = (): number => budgets.size;
-
-/** Forgets every budget (tests start each scenario from a clean process state). */
 export const resetBudgets = (): void => budgets.clear();
-
-export function callKind(method: string): CallKind {
-	const upper = method.toUpperCase();
-	return upper === 'GET' || upper === 'HEAD' ? 'read' : 'write';
-}
+export const callKind = (method: string): CallKind => (['GET', 'HEAD'].includes(method.toUpperCase()) ? 'read' : 'write');

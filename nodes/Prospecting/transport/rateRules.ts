@@ -1,33 +1,22 @@
+import { headerValue } from './headers';
+
+/** The rate rules as pure functions of a budget's figures and the time (ms); [n]: rule n of docs/rate-limits.md. */
+
 /**
- * The rate rules as pure functions of a budget's figures and the time, in ms of this machine's clock. The user page
- * (docs/prospecting-node.md, "Rate limits") states each rule in one sentence; the numbers in brackets are its rule.
+ * [6] What the credential says, read afresh on every call: Reads or Writes per Window, the window (0: not known),
+ * n8n Processes Sharing This Key, X-RateLimit-Reset Unit.
  */
+export interface RateSettings { limit: number; windowMs: number; processes: number; resetUnit: ResetUnit }
 
-/** What the credential says, read afresh on every call: a change applies from the next call. */
-export interface RateSettings {
-	/** Calls of this kind per window (Reads or Writes per Window). */
-	limit: number;
-	/** The window's length; 0: not known. */
-	windowMs: number;
-	/** n8n Processes Sharing This Key. */
-	processes: number;
-	resetUnit: ResetUnit;
-}
+export type ResetUnit = 'auto' | Unit;
+type Unit = 'epochSeconds' | 'epochMs' | 'secondsFromNow';
 
-export type ResetUnit = 'auto' | 'epochSeconds' | 'epochMs' | 'secondsFromNow';
-
-/** What a budget knows when it decides (its fields, read-only here). */
+/**
+ * What a budget knows: its calls in flight, when its latest answers came (oldest first), when its hold ends, the last
+ * refusal's hold (0 once a call succeeded), the latest announced reset (0: none) and X-RateLimit-Limit.
+ */
 export interface BudgetFigures {
-	inFlight: number;
-	/** When this process's latest answers came, oldest first. */
-	answeredAt: number[];
-	heldUntil: number;
-	/** The last refusal's hold, 0 once a call succeeded. */
-	holdMs: number;
-	/** The end of the service's current window as last announced (X-RateLimit-Reset); 0: none. */
-	resetAt: number;
-	/** The lowest X-RateLimit-Limit announced. */
-	announcedLimit: number;
+	inFlight: number; answeredAt: number[]; heldUntil: number; holdMs: number; resetAt: number; announcedLimit: number;
 }
 
 /** HTTP dates (Date, Retry-After, a reset as a date) come in whole seconds. */
@@ -61,30 +50,22 @@ export function readyAt(figures: BudgetFigures, settings: RateSettings, now: num
 	return figures.resetAt > now ? Math.min(agedOut, figures.resetAt) : agedOut;
 }
 
-/** What one answer says of the rate limit, its times read on this machine's clock. */
+/** What one answer says of the rate limit, its times read on this machine's clock, and its reset's unit. */
 export interface RateAnswer {
-	status: number;
-	limit?: number;
-	remaining?: number;
-	resetAt?: number;
-	retryAfterMs?: number;
-	/** The unit its reset was read in, once known. */
-	resetUnit?: ResetUnit;
+	status: number; limit?: number; remaining?: number; resetAt?: number; retryAfterMs?: number; resetUnit?: ResetUnit;
 }
 
 type Headers = Record<string, unknown> | undefined;
 
-export function readHeader(headers: Headers, name: string): string | undefined {
-	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
-	if (value === undefined || value === null) return undefined;
-	return String(Array.isArray(value) ? value[0] : value).trim() || undefined;
+function readHeader(headers: Headers, name: string): string | undefined {
+	const value = headerValue(headers, name);
+	return value === undefined || value === null ? undefined : String(value).trim() || undefined;
 }
 
-const numberOf = (raw: string | undefined): number | undefined =>
-	raw !== undefined && Number.isFinite(Number(raw)) ? Number(raw) : undefined;
+const numberOf = (raw?: string): number | undefined => (raw !== undefined && Number.isFinite(Number(raw)) ? Number(raw) : undefined);
 
 /** A reset's value as a time of the service's clock, in the unit given. */
-export function resetTime(value: number, unit: Exclude<ResetUnit, 'auto'>, serviceNow: number): number {
+export function resetTime(value: number, unit: Unit, serviceNow: number): number {
 	if (unit === 'epochSeconds') return value * 1000;
 	if (unit === 'epochMs') return value;
 	return serviceNow + value * 1000;
@@ -94,12 +75,10 @@ export function resetTime(value: number, unit: Exclude<ResetUnit, 'auto'>, servi
  * [2] The reset's unit (the spec does not show it): the first unit that puts it within a window after the service's
  * `Date`, never its magnitude alone; undefined when none does, and then the reset is not used.
  */
-export function resetUnitOf(value: number, serviceNow: number, windowMs: number): Exclude<ResetUnit, 'auto'> | undefined {
+export function resetUnitOf(value: number, serviceNow: number, windowMs: number): Unit | undefined {
 	const horizon = (windowMs > 0 ? windowMs : UNKNOWN_WINDOW_HOLD_MS) + DATE_RESOLUTION_MS;
-	const ahead = (unit: Exclude<ResetUnit, 'auto'>) => resetTime(value, unit, serviceNow) - serviceNow;
-	return (['epochSeconds', 'epochMs', 'secondsFromNow'] as const).find(
-		(unit) => ahead(unit) >= -DATE_RESOLUTION_MS && ahead(unit) <= horizon,
-	);
+	const ahead = (unit: Unit) => resetTime(value, unit, serviceNow) - serviceNow;
+	return (['epochSeconds', 'epochMs', 'secondsFromNow'] as const).find((unit) => ahead(unit) >= -DATE_RESOLUTION_MS && ahead(unit) <= horizon);
 }
 
 /**
@@ -110,11 +89,8 @@ export function readRateAnswer(headers: Headers, status: number, now: number, un
 	const date = Date.parse(readHeader(headers, 'date') ?? '');
 	const serviceNow = Number.isFinite(date) && Math.abs(date - now) >= DATE_RESOLUTION_MS ? date : now;
 	const toLocal = (serviceTime: number) => serviceTime - serviceNow + now;
-	const answer: RateAnswer = {
-		status,
-		limit: numberOf(readHeader(headers, 'x-ratelimit-limit')),
-		remaining: numberOf(readHeader(headers, 'x-ratelimit-remaining')),
-	};
+	const [limit, remaining] = [numberOf(readHeader(headers, 'x-ratelimit-limit')), numberOf(readHeader(headers, 'x-ratelimit-remaining'))];
+	const answer: RateAnswer = { status, limit, remaining };
 	const retryAfter = readHeader(headers, 'retry-after');
 	if (retryAfter !== undefined) {
 		const seconds = numberOf(retryAfter);
@@ -125,8 +101,7 @@ export function readRateAnswer(headers: Headers, status: number, now: number, un
 	const reset = numberOf(readHeader(headers, 'x-ratelimit-reset'));
 	const resetUnit = reset === undefined ? undefined : unit === 'auto' ? resetUnitOf(reset, serviceNow, windowMs) : unit;
 	if (reset !== undefined && resetUnit !== undefined) {
-		answer.resetAt = toLocal(resetTime(reset, resetUnit as Exclude<ResetUnit, 'auto'>, serviceNow));
-		answer.resetUnit = resetUnit;
+		Object.assign(answer, { resetAt: toLocal(resetTime(reset, resetUnit as Unit, serviceNow)), resetUnit });
 	}
 	return answer;
 }
