@@ -93,7 +93,7 @@ export async function prospectingApiRequest(
 		attempts += 1;
 		// [7] Calls held by a refusal longer than this call may wait fail now and send nothing.
 		const heldMs = budget.heldForMs();
-		if (heldMs > 0 && Date.now() + heldMs > (limitAt ?? startedAt + maxWaitMs)) throw rateLimitError({ askedWaitMs: heldMs });
+		if (heldMs > 0 && Date.now() + heldMs > (limitAt ?? startedAt + maxWaitMs)) throw rateLimitError({ askedWaitMs: heldMs, paced: budget.figures().holdMs === 0 });
 		const askedAt = Date.now();
 		const reservation: Reservation | RateWaitTooLong = await budget
 			.acquire(settings, { signal, deadlineAt: limitAt, first: refusals > 0 })
