@@ -68,6 +68,22 @@ it('1. as a tool, Max Rate Limit Wait is one deadline for the whole call: a 4-pa
 	expect(sandbox.control.requests().length).toBeLessThan(4);
 }, 30_000);
 
+it('1. as a tool, the search for a lead whose answer was lost stops at the tool call\'s deadline and ends "may exist"', async () => {
+	const sandbox = await sandboxWith({ dataset: { leads: 1 } });
+	// Committed long after the 1 s answer timeout and the tool call's 3 s: no search within them can find it.
+	sandbox.control.injectFault({ kind: 'slow-commit', commitAfterMs: 20_000, count: 1, methods: ['POST'], pathPrefix: '/leads' });
+	const started = Date.now();
+	const tool = await runToolForm(sandbox, {
+		resource: 'lead',
+		operation: 'create',
+		name: 'Pessoa Perdida',
+		email: 'perdida@example.com',
+		options: { timeout: 1, maxRateLimitWait: 3 },
+	});
+	expect(String(tool.items[0]?.json.error)).toMatch(/may exist/);
+	expect(Date.now() - started).toBeLessThan(6000);
+}, 30_000);
+
 it('1. as a tool, the Max Rate Limit Wait option added in the form starts at the 30 s the tool waits without it', () => {
 	const tool = prospectingToolForm().description;
 	const node = { parameters: {}, typeVersion: 1, type: PROSPECTING_TOOL_NODE_TYPE } as unknown as INode;

@@ -4,7 +4,8 @@
  * tool-rate-wait, rate-defects) show the same rules where a user sees them.
  */
 import { budgetKey } from '../../nodes/Prospecting/transport/account';
-import { RateBudget, budgetCount, getBudget, rateSettings, resetBudgets, RateWaitTooLong } from '../../nodes/Prospecting/transport/rateBudget';
+import { cancelSignal, leaveIfCancelled, pause } from '../../nodes/Prospecting/transport/pause';
+import { RateBudget, budgetCount, callKind, getBudget, rateSettings, resetBudgets, RateWaitTooLong } from '../../nodes/Prospecting/transport/rateBudget';
 import {
 	DATE_RESOLUTION_MS,
 	MIN_HOLD_MS,
@@ -280,5 +281,138 @@ describe('the budgets of this process', () => {
 		await new Promise((resolve) => setTimeout(resolve, 3100));
 		getBudget('http://example.com', 'new', 'read', settings({ windowMs: 1000 }));
 		expect(budgetCount()).toBe(1);
+	});
+});
+
+describe('the edges of each rule', () => {
+	const s = settings({ limit: 3, windowMs: 60_000 });
+
+	it('counts an answer at the passed reset itself as of the ended window, and one after it as of the new', () => {
+		expect(readyAt(figures({ answeredAt: [T - 10, T - 5, T - 5], resetAt: T - 10 }), s, T)).toBe(T);
+		expect(readyAt(figures({ answeredAt: [T - 10, T - 5, T - 5], resetAt: T - 11 }), s, T)).toBe(T - 10 + 60_000);
+	});
+
+	it('paces nothing with the window at 0, even on answers stamped later than now', () => {
+		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5] }), settings({ windowMs: 0 }), T)).toBe(T);
+		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5] }), s, T)).toBe(T + 5 + 60_000);
+		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5], resetAt: T }), s, T)).toBe(T + 5 + 60_000);
+	});
+
+	it('takes the credential window as the reset horizon where it is set, 60 s where it is 0', () => {
+		expect(resetUnitOf(30, T, 5000)).toBeUndefined();
+		expect(resetUnitOf(6, T, 5000)).toBe('secondsFromNow');
+	});
+
+	it('reads blank headers as absent, and no reset as no reset in any unit', () => {
+		expect(readRateAnswer({ 'retry-after': '  ', 'x-ratelimit-remaining': '' }, 429, T, 'auto', 60_000)).toStrictEqual({
+			status: 429,
+			limit: undefined,
+			remaining: undefined,
+		});
+		expect(readRateAnswer({ 'x-ratelimit-limit': '7' }, 200, T, 'epochMs', 60_000)).toStrictEqual({ status: 200, limit: 7, remaining: undefined });
+	});
+
+	it("reads times against this clock while the Date is within its resolution, and against the Date from a second apart", () => {
+		const retry = httpDate(T + 3000);
+		expect(readRateAnswer({ date: httpDate(T), 'retry-after': retry }, 429, T + 300, 'auto', 60_000).retryAfterMs).toBe(2700);
+		expect(readRateAnswer({ date: httpDate(T), 'retry-after': retry }, 429, T + 999, 'auto', 60_000).retryAfterMs).toBe(2001);
+		expect(readRateAnswer({ date: httpDate(T), 'retry-after': retry }, 429, T + 1000, 'auto', 60_000).retryAfterMs).toBe(3000);
+		expect(readRateAnswer({ date: httpDate(T), 'retry-after': retry }, 429, T - 1000, 'auto', 60_000).retryAfterMs).toBe(3000);
+	});
+
+	it('names the wait a too-late call would need, or that it would go after the calls ahead', () => {
+		expect(new RateWaitTooLong(4999.6).message).toBe('The rate limit allows this call in 5000 ms');
+		expect(new RateWaitTooLong().message).toBe('The rate limit allows this call later');
+	});
+
+	it('keeps what an answer without figures does not say, and a limit of 0 is no limit', async () => {
+		const budget = new RateBudget();
+		budget.settle(undefined, { status: 200, limit: 40, resetAt: T + 5000 }, s, T);
+		budget.settle(undefined, { status: 200, limit: 0 }, s, T);
+		budget.settle(undefined, { status: 200, remaining: 5, resetAt: T + 4000 }, s, T);
+		budget.settle(undefined, { status: 200, remaining: 0 }, s, T);
+		expect(budget.figures()).toEqual({ inFlight: 0, answeredAt: [], heldUntil: 0, holdMs: 0, resetAt: T + 5000, announcedLimit: 40 });
+		budget.settle(undefined, { status: 429, retryAfterMs: 2000 }, s, T);
+		expect(budget.heldForMs(T)).toBe(2000);
+		expect(budget.figures().answeredAt).toEqual([]);
+	});
+
+	it('doubles for a call sent at the very moment of the last refusal, and never shortens a hold', async () => {
+		const budget = new RateBudget();
+		const before = Date.now();
+		const call = await budget.acquire(s);
+		expect(call.at).toBeGreaterThanOrEqual(before);
+		budget.settle({ at: T - 1 }, { status: 429, retryAfterMs: 1000 }, s, T);
+		budget.settle({ at: T }, { status: 429, retryAfterMs: 1000 }, s, T + 50);
+		expect(budget.heldForMs(T + 50)).toBe(2000);
+		budget.settle({ at: T - 5 }, { status: 429, retryAfterMs: 1000 }, s, T + 60);
+		expect(budget.heldForMs(T + 60)).toBe(1990);
+	});
+
+	it('is idle only with nothing waiting, in flight or held, a fresh budget included', async () => {
+		const fresh = new RateBudget();
+		expect(fresh.isIdle(T, 1000)).toBe(true);
+		const held = new RateBudget();
+		held.settle(undefined, { status: 429, retryAfterMs: 60_000 }, s, T);
+		expect(held.isIdle(T + 59_999, 1000)).toBe(false);
+		expect(held.isIdle(T + 60_000, 1000)).toBe(true);
+		const busy = new RateBudget();
+		await busy.acquire(s);
+		expect(busy.isIdle(Date.now() + 10_000, 1000)).toBe(false);
+	});
+
+	it('goes for a call that is ready even past its deadline, and a cancelled one never goes', async () => {
+		const budget = new RateBudget();
+		await expect(budget.acquire(s, { deadlineAt: Date.now() - 1 })).resolves.toHaveProperty('at');
+		const abort = new AbortController();
+		abort.abort();
+		await expect(budget.acquire(s, { signal: abort.signal })).rejects.toThrow();
+		expect(budget.figures().inFlight).toBe(1);
+	});
+
+	it('sits out a hold that ends exactly at the deadline, and a call behind others waits until its deadline', async () => {
+		const budget = new RateBudget();
+		const { result, elapsedMs } = await onControlledClock(async () => {
+			budget.settle(undefined, { status: 429, retryAfterMs: 1000 }, s);
+			return await budget.acquire(s, { deadlineAt: Date.now() + 1000 });
+		});
+		expect(result).toHaveProperty('at');
+		expect(elapsedMs).toBeGreaterThanOrEqual(1000);
+		const one = settings({ limit: 1, windowMs: 0 });
+		const queue = new RateBudget();
+		await queue.acquire(one);
+		const behind = await onControlledClock(async () => await queue.acquire(one, { deadlineAt: Date.now() + 500 }).catch((e: unknown) => e));
+		expect(behind.result).toBeInstanceOf(RateWaitTooLong);
+		expect(behind.elapsedMs).toBeGreaterThanOrEqual(500);
+	});
+
+	it('names a too-late wait from now, not beyond it', async () => {
+		const budget = new RateBudget();
+		budget.settle(undefined, { status: 429, retryAfterMs: 5000 }, s);
+		const error = (await budget.acquire(s, { deadlineAt: Date.now() + 1000 }).catch((e: unknown) => e)) as RateWaitTooLong;
+		expect(error.neededMs).toBeLessThanOrEqual(5000);
+	});
+
+	it('reads a credential setting left empty, null, not a number or below its minimum as the documented value', () => {
+		for (const value of [null, '', 'abc', 0, -5]) expect(rateSettings({ readsPerWindow: value, clientsSharingKey: value }, 'read')).toMatchObject({ limit: 200, processes: 1 });
+		expect(rateSettings({ readsPerWindow: '7', writesPerWindow: 3, rateLimitWindowSeconds: '0' }, 'read')).toMatchObject({ limit: 7, windowMs: 0 });
+		expect(rateSettings({ rateLimitWindowSeconds: -1 }, 'read').windowMs).toBe(60_000);
+	});
+
+	it('counts GET and HEAD as reads, any other method as a write', () => {
+		expect(['GET', 'get', 'HEAD', 'POST', 'delete', 'PATCH'].map(callKind)).toEqual(['read', 'read', 'read', 'write', 'write', 'write']);
+	});
+
+	it('waits on n8n\'s abortable sleep: a cancelled wait ends at once; the cancel signal comes from the context when it has one', async () => {
+		const abort = new AbortController();
+		abort.abort();
+		const started = Date.now();
+		await expect(pause(5000, abort.signal)).rejects.toThrow();
+		expect(Date.now() - started).toBeLessThan(1000);
+		await expect(pause(1)).resolves.toBeUndefined();
+		await expect(leaveIfCancelled(abort.signal)).rejects.toThrow();
+		await expect(leaveIfCancelled(new AbortController().signal)).resolves.toBeUndefined();
+		expect(cancelSignal({ getExecutionCancelSignal: () => abort.signal })).toBe(abort.signal);
+		expect(cancelSignal({})).toBeUndefined();
 	});
 });
