@@ -285,6 +285,27 @@ describe('the budgets of this process', () => {
 });
 
 describe('the edges of each rule', () => {
+	it('drops a budget once idle for three windows, 60 s each where the window is 0', () => {
+		resetBudgets();
+		jest.useFakeTimers({ now: T });
+		try {
+			const zero = settings({ windowMs: 0 });
+			getBudget('http://example.com', 'a', 'read', zero).settle({ at: T }, { status: 200 }, zero, T);
+			jest.setSystemTime(T + 180_000);
+			getBudget('http://example.com', 'b', 'read', zero).settle({ at: T }, { status: 200 }, zero, T + 180_000);
+			expect(budgetCount()).toBe(2);
+			jest.setSystemTime(T + 180_001);
+			getBudget('http://example.com', 'c', 'read', settings({ windowMs: 1000 }));
+			expect(budgetCount()).toBe(2);
+			jest.setSystemTime(T + 183_001);
+			getBudget('http://example.com', 'c', 'read', settings({ windowMs: 1000 }));
+			expect(budgetCount()).toBe(1);
+		} finally {
+			jest.useRealTimers();
+			resetBudgets();
+		}
+	});
+
 	const s = settings({ limit: 3, windowMs: 60_000 });
 
 	it('counts an answer at the passed reset itself as of the ended window, and one after it as of the new', () => {
@@ -396,7 +417,8 @@ describe('the edges of each rule', () => {
 	it('reads a credential setting left empty, null, not a number or below its minimum as the documented value', () => {
 		for (const value of [null, '', 'abc', 0, -5]) expect(rateSettings({ readsPerWindow: value, clientsSharingKey: value }, 'read')).toMatchObject({ limit: 200, processes: 1 });
 		expect(rateSettings({ readsPerWindow: '7', writesPerWindow: 3, rateLimitWindowSeconds: '0' }, 'read')).toMatchObject({ limit: 7, windowMs: 0 });
-		expect(rateSettings({ rateLimitWindowSeconds: -1 }, 'read').windowMs).toBe(60_000);
+		for (const value of [-1, null, '', 'abc']) expect(rateSettings({ rateLimitWindowSeconds: value }, 'read').windowMs).toBe(60_000);
+		expect(rateSettings({ rateLimitWindowSeconds: 0 }, 'read').windowMs).toBe(0);
 	});
 
 	it('counts GET and HEAD as reads, any other method as a write', () => {

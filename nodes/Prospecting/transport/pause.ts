@@ -6,7 +6,7 @@ import * as workflow from 'n8n-workflow';
  */
 export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
 	const { sleepWithAbort } = workflow as { sleepWithAbort?: typeof workflow.sleepWithAbort };
-	if (signal && typeof sleepWithAbort === 'function') return await sleepWithAbort(ms, signal);
+	if (typeof sleepWithAbort === 'function') return await sleepWithAbort(ms, signal);
 	await workflow.sleep(ms);
 }
 

@@ -57,12 +57,9 @@ export interface RateAnswer {
 
 type Headers = Record<string, unknown> | undefined;
 
-function readHeader(headers: Headers, name: string): string | undefined {
-	const value = headerValue(headers, name);
-	return value === undefined || value === null ? undefined : String(value).trim() || undefined;
-}
-
-const numberOf = (raw?: string): number | undefined => (raw !== undefined && Number.isFinite(Number(raw)) ? Number(raw) : undefined);
+const readHeader = (headers: Headers, name: string): string | undefined => String(headerValue(headers, name) ?? '').trim() || undefined;
+/** A header's number; blank headers are absent (readHeader), so Number('') never reads 0 here. */
+const numberOf = (raw?: string): number | undefined => (Number.isFinite(Number(raw)) ? Number(raw) : undefined);
 
 /** A reset's value as a time of the service's clock, in the unit given. */
 export function resetTime(value: number, unit: Unit, serviceNow: number): number {
@@ -86,23 +83,18 @@ export function resetUnitOf(value: number, serviceNow: number, windowMs: number)
  * that differs from this clock by more than its resolution: a service clock ahead or behind is read as it is.
  */
 export function readRateAnswer(headers: Headers, status: number, now: number, unit: ResetUnit, windowMs: number): RateAnswer {
-	const date = Date.parse(readHeader(headers, 'date') ?? '');
+	const date = Date.parse(String(readHeader(headers, 'date')));
 	const serviceNow = Number.isFinite(date) && Math.abs(date - now) >= DATE_RESOLUTION_MS ? date : now;
 	const toLocal = (serviceTime: number) => serviceTime - serviceNow + now;
 	const [limit, remaining] = [numberOf(readHeader(headers, 'x-ratelimit-limit')), numberOf(readHeader(headers, 'x-ratelimit-remaining'))];
 	const answer: RateAnswer = { status, limit, remaining };
 	const retryAfter = readHeader(headers, 'retry-after');
-	if (retryAfter !== undefined) {
-		const seconds = numberOf(retryAfter);
-		const at = Date.parse(retryAfter);
-		if (seconds !== undefined) answer.retryAfterMs = Math.max(0, seconds * 1000);
-		else if (Number.isFinite(at)) answer.retryAfterMs = Math.max(0, toLocal(at) - now);
-	}
+	const [seconds, at] = [numberOf(retryAfter), Date.parse(String(retryAfter))];
+	if (seconds !== undefined) answer.retryAfterMs = Math.max(0, seconds * 1000);
+	else if (Number.isFinite(at)) answer.retryAfterMs = Math.max(0, toLocal(at) - now);
 	const reset = numberOf(readHeader(headers, 'x-ratelimit-reset'));
 	const resetUnit = reset === undefined ? undefined : unit === 'auto' ? resetUnitOf(reset, serviceNow, windowMs) : unit;
-	if (reset !== undefined && resetUnit !== undefined) {
-		Object.assign(answer, { resetAt: toLocal(resetTime(reset, resetUnit as Unit, serviceNow)), resetUnit });
-	}
+	if (resetUnit !== undefined) Object.assign(answer, { resetAt: toLocal(resetTime(reset as number, resetUnit as Unit, serviceNow)), resetUnit });
 	return answer;
 }
 

@@ -317,6 +317,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			find: findSent(() => earliestCreatedAt),
 			windowMs: searchWindowMs,
 			from: doubt?.sentAt,
+			deadlineAt: settings.deadlineAt,
 		});
 		if (search.lead) {
 			return output(search.lead, 'found');
