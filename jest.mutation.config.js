@@ -6,13 +6,14 @@ const base = require('./jest.config');
  * Suites about something other than writes: the rate policy (issue 43: they wait out real, scaled windows, the
  * spike suite alone 45 s), lists, pickers, the credential, the trigger's deliveries, the harness, the docs. They
  * would run for every write-path mutant their workflows pass through, and a surviving mutant runs every test that
- * covers it. `MUTATION_SUITES=all` keeps them, e.g. for the rate rules:
- * `MUTATION_SUITES=all npm run mutation -- --mutate nodes/Prospecting/transport/ratePolicy.ts`.
+ * covers it. `MUTATION_SUITES=all` keeps them. The rate rules are mutated against their unit tests alone (numbers
+ * and a clock in ms, minutes in all):
+ * `MUTATION_SUITES=rate-rules npm run mutation -- --mutate nodes/Prospecting/transport/rateRules.ts,nodes/Prospecting/transport/rateBudget.ts,nodes/Prospecting/transport/pause.ts`.
  */
 const otherSuites = [
 	'<rootDir>/test/nodes/spike.test.ts',
 	'<rootDir>/test/nodes/fair-share.test.ts',
-	'<rootDir>/test/nodes/rate-budget.test.ts',
+	'<rootDir>/test/nodes/rate-defects.test.ts',
 	'<rootDir>/test/nodes/rate-policy.test.ts',
 	'<rootDir>/test/nodes/rate-limit.test.ts',
 	'<rootDir>/test/nodes/tool-rate-wait.test.ts',
@@ -51,8 +52,9 @@ module.exports = {
 		'<rootDir>/test/scripts/',
 		'<rootDir>/test/docs/cited-tests.test.ts',
 		'<rootDir>/test/docs/readme-anchors.test.ts',
-		...(process.env.MUTATION_SUITES === 'all' ? [] : otherSuites),
+		...(['all', 'rate-rules'].includes(process.env.MUTATION_SUITES ?? '') ? [] : otherSuites),
 	],
+	...(process.env.MUTATION_SUITES === 'rate-rules' ? { testMatch: ['<rootDir>/test/nodes/rate-policy.test.ts'] } : {}),
 	setupFilesAfterEnv: [path.join(__dirname, 'scripts', 'mutation', 'load-nodes.js')],
 	testEnvironment: path.join(__dirname, 'scripts', 'mutation', 'jest-environment.js'),
 	testSequencer: path.join(__dirname, 'scripts', 'mutation', 'jest-sequencer.js'),

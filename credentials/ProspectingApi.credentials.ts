@@ -84,30 +84,25 @@ export class ProspectingApi implements ICredentialType {
 			default: 60,
 			typeOptions: { minValue: 0 },
 			description:
-				"Length of the service's fixed rate-limit window. Without X-RateLimit-* headers, no more calls than the limits above go within any window's length. 0: pace on the service's headers alone.",
+				"Length of the service's fixed rate-limit window: no more calls than the limits above go within any window's length. 0: pace on the service's headers alone (a 429 without hints then holds the key 60 s).",
 		},
 		{
-			displayName: 'Windows Begin',
-			name: 'rateLimitWindowStart',
+			displayName: 'X-RateLimit-Reset Unit',
+			name: 'rateLimitResetUnit',
 			type: 'options',
-			// Where a window begins cannot be seen before a refusal when the service sends its headers only with a 429.
-			default: 'anywhere',
+			// The spec does not show the reset's unit; a wrong reading would hold the key for hours.
+			default: 'auto',
 			options: [
 				{
-					name: 'Anywhere (Safe for Any Service)',
-					value: 'anywhere',
-					description:
-						"No more calls than the limits above within any window's length, wherever the service's windows begin",
+					name: 'Auto',
+					value: 'auto',
+					description: "Decided once, from the first reset compared with the answer's Date header",
 				},
-				{
-					name: 'On the Clock',
-					value: 'clock',
-					description:
-						"The service's windows begin at whole multiples of their length on the clock (a 60 s window at each minute's :00): a new window's calls go as soon as it begins",
-				},
+				{ name: 'Epoch Seconds', value: 'epochSeconds' },
+				{ name: 'Epoch Milliseconds', value: 'epochMs' },
+				{ name: 'Seconds From Now', value: 'secondsFromNow' },
 			],
-			description:
-				'Where the service\'s windows begin. Matters only when the service sends no X-RateLimit-* headers on successful answers.',
+			description: "What the service's X-RateLimit-Reset header counts. Auto ignores a reset that no unit places within a window.",
 		},
 		{
 			displayName: 'n8n Processes Sharing This Key',
@@ -116,7 +111,7 @@ export class ProspectingApi implements ICredentialType {
 			default: 1,
 			typeOptions: { minValue: 1 },
 			description:
-				'In queue mode, the number of n8n workers that run these nodes with this key. Matters only when the service sends no X-RateLimit-* headers on successful answers: each process then keeps to its part of the limits. With the headers, each process sees the others and takes its share by itself.',
+				'In queue mode, the number of n8n workers that run these nodes with this key: each process keeps to its part of the limits above.',
 		},
 	];
 

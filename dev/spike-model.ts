@@ -1,14 +1,14 @@
 /**
  * The shape of a lead-capture spike in queue mode, for the rate budget alone: several workers, each with its
- * own budget and ten executions of two writes each, against one counter whose fixed window opens at the first
+ * own budget (the credential's processes setting at the number of workers) and ten executions of two writes each, against one counter whose fixed window opens at the first
  * call after the last one closed (as the service's). Each call reaches the service and its answer comes back
  * after a seeded trip; a refused call waits as told and is sent again.
  *
  * Run it on the controlled clock (`onControlledClock`): the fair-share tests check it, and `npm run bench:model`
  * reports it over many seeds, trip lengths and workers at unequal paces.
  */
-import { readRateAnswer } from '../nodes/Prospecting/transport/rateHeaders';
-import { RateBudget } from '../nodes/Prospecting/transport/ratePolicy';
+import { RateBudget } from '../nodes/Prospecting/transport/rateBudget';
+import { readRateAnswer, type RateSettings } from '../nodes/Prospecting/transport/rateRules';
 
 export interface SpikeModelOptions {
 	workers: number;
@@ -114,15 +114,17 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 	};
 	const worker = async (index: number) => {
 		if (index > 0 && options.firstAloneMs) await new Promise((resolve) => setTimeout(resolve, options.firstAloneMs));
-		const budget = new RateBudget({ limit, windowMs, clients: 1 });
+		const settings: RateSettings = { limit, windowMs, processes: workers, resetUnit: 'auto' };
+		const budget = new RateBudget();
 		const call = async () => {
 			for (;;) {
-				const reservation = await budget.acquire();
+				const reservation = await budget.acquire(settings);
 				await trip(index);
 				const { status, headers } = serve(index);
 				await trip(index);
 				await stallEnd(index);
-				budget.settle(reservation, readRateAnswer(headers, status));
+				const now = Date.now();
+				budget.settle(reservation, readRateAnswer(headers, status, now, budget.unitFor(settings), windowMs), settings, now);
 				if (status === 200) break;
 				await new Promise((resolve) => setTimeout(resolve, Number(headers['retry-after']) * 1000));
 			}

@@ -148,7 +148,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		const reply = (status: number, body: string, headers: Record<string, string>, contentType?: string) => {
 			entry.status = status;
 			record(entry, search);
-			send(req, res, status, body, headers, contentType);
+			// The Date header tells the service's clock, as its epoch resets do (a clock ahead or behind shows in both).
+			const date = new Date(Date.now() + state.limiter.config.clockOffsetMs).toUTCString();
+			send(req, res, status, body, { Date: date, ...headers }, contentType);
 		};
 		const replyStatusFault = (fault: Extract<Fault, { kind: 'status' }>, headers: Record<string, string>) => {
 			if (fault.body !== undefined) reply(fault.status, fault.body, headers, fault.contentType ?? JSON_TYPE);

@@ -1,7 +1,7 @@
 /** What a spike left behind in the service: leads per person, routine adds, 429s per window. */
 import type { SandboxProcess } from '../../dev/sandbox-client';
 import type { ProxiedCall } from '../lib/worker-proxies';
-import { callKind } from '../../nodes/Prospecting/transport/rateBudgets';
+import { callKind } from '../../nodes/Prospecting/transport/rateBudget';
 import { rebuildWindows, windowIndexes, type WindowCount } from '../queue-mode/run';
 
 export interface LeadsOutcome {

@@ -1,8 +1,7 @@
 /**
- * Max Rate Limit Wait is the most a call waits out refusals, including the wait for the window that a
- * refusal leaves closed: a short Retry-After in the middle of a long window does not stretch it.
+ * Max Rate Limit Wait is the most a call waits out refusals in a workflow: a refusal whose hold does not fit fails
+ * at once and is not sent again; one that fits is sat out, and a short Retry-After in a long window is not stretched.
  */
-import { resetBudgets } from '../../nodes/Prospecting/transport';
 import { expectNoSecret, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
@@ -15,9 +14,9 @@ const listCustomFields = (maxRateLimitWait: number) =>
 		connection,
 	);
 
-it('fails naming the maximum when a refusal in the middle of a window would hold the call past Max Rate Limit Wait', async () => {
+it('fails naming the maximum when a refusal asks for a longer wait than Max Rate Limit Wait, and does not send the call again', async () => {
 	expect((await listCustomFields(3)).error).toBeUndefined();
-	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 1 });
+	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 5 });
 
 	const run = await listCustomFields(3);
 
@@ -31,8 +30,7 @@ it('fails naming the maximum when a refusal in the middle of a window would hold
 it('still retries after the refusal when what the window leaves fits in Max Rate Limit Wait', async () => {
 	expect((await listCustomFields(60)).error).toBeUndefined();
 	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 1 });
-	// Only the refusal's own Retry-After (1 s) is waited for when the window is reopened by a fresh budget.
-	resetBudgets();
+	// Only the refusal's own Retry-After (1 s) is waited for, not the rest of the 30 s window the first answer began.
 
 	const run = await listCustomFields(3);
 

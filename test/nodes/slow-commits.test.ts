@@ -247,7 +247,8 @@ describe('Lead Create, a 200-post spike', () => {
 			emails.map(
 				async (email) =>
 					await executeWorkflow(workflow, {
-						credentials: { prospectingApi: connection },
+						// The sandbox's limits, as its user would set them: the node paces on the credential's.
+						credentials: { prospectingApi: { ...connection, readsPerWindow: 100_000, writesPerWindow: 100_000 } },
 						inputItems: [{ email }],
 						mode: 'webhook',
 					}),

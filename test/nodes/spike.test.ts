@@ -166,14 +166,6 @@ describe('a service that sends its rate headers only with a 429, windows aligned
 		// fixed window whatever its phase; two allows for a call delayed past the margin on a loaded machine.
 		expectEveryPostOnce(posts, runs, 2);
 	}, 60_000);
-
-	it('200 form posts at once, the credential saying windows begin on the clock, use what is left of each window: at most 2 × 429, every lead and routine add once', async () => {
-		resetBudgets();
-		await partWayIntoAWindow();
-		const posts = formPosts('clock');
-		const runs = await spike(posts, WINDOW_SECONDS, { rateLimitWindowStart: 'clock' });
-		expectEveryPostOnce(posts, runs, 2);
-	}, 60_000);
 });
 
 describe.each(['epoch-ms', 'epoch-seconds'] as const)(

@@ -97,15 +97,28 @@ export const toolErrorsProperty: INodeProperties = {
 	],
 };
 
-export const maxRateLimitWaitOption: INodeProperties = {
+/** Max Rate Limit Wait in workflows: the waits after a refusal. */
+const workflowMaxRateLimitWait: INodeProperties = {
 	displayName: 'Max Rate Limit Wait (Seconds)',
 	name: 'maxRateLimitWait',
 	type: 'number',
 	typeOptions: { minValue: 0 },
 	default: 300,
+	displayOptions: { show: { '@tool': [false] } },
 	description:
-		'In a workflow: how long a call may wait in total after the service answers 429 (too many requests) before the item fails; waiting for its turn within the rate limit does not count, so a spike is paced rather than failed. As an AI tool: how long a call may wait in all (its turn, pacing and refusals), 30 s when not set, so the agent gets an answer.',
+		'How long a call may wait in total after the service answers 429 (too many requests) before the item fails. Waiting for its turn within the rate limit does not count, so a spike is paced rather than failed.',
 };
+
+/** Max Rate Limit Wait in the tool form: the whole tool call, with the same default whether the option is added or not. */
+const toolMaxRateLimitWait: INodeProperties = {
+	...workflowMaxRateLimitWait,
+	default: 30,
+	displayOptions: { show: { '@tool': [true] } },
+	description:
+		'How long the whole tool call may take waiting on the rate limit: every page and call, its turn, pacing and refusals. Past it the call fails at once, saying how long it would have to wait, so the agent gets an answer.',
+};
+
+export const maxRateLimitWaitOptions: INodeProperties[] = [workflowMaxRateLimitWait, toolMaxRateLimitWait];
 
 export const additionalQueryOption: INodeProperties = {
 	displayName: 'Additional Query Parameters',
@@ -210,7 +223,7 @@ export function listOptions(settings: {
 }): INodeProperties {
 	const options: INodeProperties[] = [
 		additionalQueryOption,
-		maxRateLimitWaitOption,
+		...maxRateLimitWaitOptions,
 		pageSizeOption,
 	];
 	if (settings.order !== 'none') {
@@ -223,7 +236,7 @@ export function listOptions(settings: {
 
 /** The Options collection of an operation that is not a list. */
 export function callOptions(extra: INodeProperties[] = []): INodeProperties {
-	return optionsCollection([maxRateLimitWaitOption, ...extra]);
+	return optionsCollection([...maxRateLimitWaitOptions, ...extra]);
 }
 
 export const answerTimeoutOption: INodeProperties = {
@@ -238,7 +251,7 @@ export const answerTimeoutOption: INodeProperties = {
 
 /** The Options collection of a write: Max Rate Limit Wait, Answer Timeout and the operation's own. */
 export function writeOptions(extra: INodeProperties[] = []): INodeProperties {
-	return optionsCollection([maxRateLimitWaitOption, answerTimeoutOption, ...extra]);
+	return optionsCollection([...maxRateLimitWaitOptions, answerTimeoutOption, ...extra]);
 }
 
 function optionsCollection(options: INodeProperties[]): INodeProperties {

@@ -229,14 +229,15 @@ export function positiveInteger(
 export const TOOL_MAX_RATE_LIMIT_WAIT_SECONDS = 30;
 
 /**
- * The Max Rate Limit Wait option as request settings. In the tool form it bounds every wait of a call (an agent is
- * waiting on the answer); in workflows only the waits after a refusal (a spike's tail is paced, not failed).
+ * The Max Rate Limit Wait option as request settings. In the tool form it is one deadline for the whole tool call,
+ * every page and call it makes included (an agent is waiting on the answer); in workflows it bounds the waits after
+ * a refusal (a spike's tail is paced, not failed). Read once per item, so every call of the item shares it.
  */
 export function maxRateLimitWait(
 	this: IExecuteFunctions,
 	i: number,
 	options: IDataObject,
-): { maxRateLimitWaitSeconds: number; rateLimitWaitCoversAll: boolean } {
+): { maxRateLimitWaitSeconds: number; deadlineAt?: number } {
 	const asTool = isToolForm.call(this);
 	const value = options.maxRateLimitWait;
 	const number = numberOf(value);
@@ -249,7 +250,8 @@ export function maxRateLimitWait(
 			`expected seconds (0 or more), got ${describeValue(value)}`,
 		);
 	}
-	return { maxRateLimitWaitSeconds: number ?? fallback, rateLimitWaitCoversAll: asTool };
+	const seconds = number ?? fallback;
+	return asTool ? { maxRateLimitWaitSeconds: seconds, deadlineAt: Date.now() + seconds * 1000 } : { maxRateLimitWaitSeconds: seconds };
 }
 
 /** A number of seconds from the Options (0 or more); blank or missing means `fallback`. */
@@ -281,7 +283,7 @@ export const DEFAULT_ANSWER_TIMEOUT_SECONDS = 60;
 export function writeSettings(
 	this: IExecuteFunctions,
 	i: number,
-): { itemIndex: number; maxRateLimitWaitSeconds: number; rateLimitWaitCoversAll: boolean; timeoutMs: number } {
+): { itemIndex: number; maxRateLimitWaitSeconds: number; deadlineAt?: number; timeoutMs: number } {
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const timeout = secondsOption.call(this, i, options, 'timeout', DEFAULT_ANSWER_TIMEOUT_SECONDS);
 	if (timeout === 0) {
@@ -298,7 +300,7 @@ export function writeSettings(
 export function callSettings(
 	this: IExecuteFunctions,
 	i: number,
-): { itemIndex: number; maxRateLimitWaitSeconds: number; rateLimitWaitCoversAll: boolean } {
+): { itemIndex: number; maxRateLimitWaitSeconds: number; deadlineAt?: number } {
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	return { itemIndex: i, ...maxRateLimitWait.call(this, i, options) };
 }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -9,7 +11,6 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { withOutcome } from './outcome';
-import { budgetKey } from './rateBudgets';
 import { refusedHost } from './refusedHosts';
 
 export type ProspectingContext =
@@ -29,7 +30,7 @@ export interface ProspectingCredentials {
 	readsPerWindow?: number;
 	writesPerWindow?: number;
 	clientsSharingKey?: number;
-	rateLimitWindowStart?: 'anywhere' | 'clock';
+	rateLimitResetUnit?: 'auto' | 'epochSeconds' | 'epochMs' | 'secondsFromNow';
 }
 
 /** Normalises the credential's base URL: trims, drops trailing slashes and a trailing /api/v1. */
@@ -71,6 +72,18 @@ export async function credentialsOf(context: ProspectingContext): Promise<Prospe
 		pending.catch(() => credentialsByContext.delete(context));
 	}
 	return await pending;
+}
+
+/** The account a key reaches, named without keeping the key. Host case and a default port do not make another. */
+export function budgetKey(baseUrl: string, apiKey: string): string {
+	let address = baseUrl;
+	try {
+		const url = new URL(baseUrl);
+		address = `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+	} catch {
+		// Not a URL: the request fails on it before any call, so the text itself names the budget.
+	}
+	return `${address}|${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}`;
 }
 
 /** The account the credential reaches (base URL and a hash of the key), as the rate budgets name it. */

@@ -3,5 +3,4 @@ export * from './pagination';
 export * from './errors';
 export { redactText, redactValue } from './secrets';
 export * from './account';
-export { budgetCount, resetBudgets } from './rateBudgets';
-export { parseResetHeader, parseRetryAfter } from './rateHeaders';
+export { budgetCount, resetBudgets } from './rateBudget';

@@ -70,7 +70,7 @@ export async function prospectingApiPaginate(
 	const requestOptions: ProspectingRequestOptions = {
 		itemIndex: options.itemIndex,
 		maxRateLimitWaitSeconds: options.maxRateLimitWaitSeconds,
-		rateLimitWaitCoversAll: options.rateLimitWaitCoversAll,
+		deadlineAt: options.deadlineAt,
 		recordLabel: options.recordLabel,
 		multiValueFormat: options.multiValueFormat,
 		timeoutMs: options.timeoutMs,

@@ -288,7 +288,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 				this.logger?.info(
 					`Prospecting: the outcome of the create for ${contact} is unknown (${asNodeError(node, error).message}); looking for its lead for up to ${searchWindowMs / 1000} s before the item goes on (item ${i})`,
 				);
-				const search = await lookForLostLead.call(this, { contact, find: findSent(earliest), windowMs: searchWindowMs });
+				const search = await lookForLostLead.call(this, {
+					contact,
+					find: findSent(earliest),
+					windowMs: searchWindowMs,
+					deadlineAt: settings.deadlineAt,
+				});
 				if (search.lead) {
 					return output(search.lead, 'found');
 				}
@@ -312,6 +317,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			find: findSent(() => earliestCreatedAt),
 			windowMs: searchWindowMs,
 			from: doubt?.sentAt,
+			deadlineAt: settings.deadlineAt,
 		});
 		if (search.lead) {
 			return output(search.lead, 'found');

@@ -52,6 +52,8 @@ export interface LostLeadLook {
 	windowMs: number;
 	/** When the window started (the answer was lost); now unless given. At least one search runs even when it is over. */
 	from?: number;
+	/** A tool call's deadline: no search starts after it (the item then ends "may exist"). */
+	deadlineAt?: number;
 }
 
 /**
@@ -67,9 +69,10 @@ export async function lookForLostLead(this: IExecuteFunctions, look: LostLeadLoo
 	let firstAt: number | undefined;
 	let lastAt = lostAt;
 	const schedule = searchSchedule(look.windowMs);
-	const due = schedule.filter((at) => lostAt + at >= Date.now());
+	const due = schedule.filter((at) => lostAt + at >= Date.now() && lostAt + at <= (look.deadlineAt ?? Infinity));
 	try {
-		for (const at of due.length > 0 ? due : schedule.slice(-1)) {
+		const last = Math.min(schedule[schedule.length - 1], (look.deadlineAt ?? Infinity) - lostAt);
+		for (const at of due.length > 0 ? due : [last]) {
 			const wait = lostAt + at - Date.now();
 			if (wait > 0) await pause(wait, signal);
 			lastAt = Date.now();

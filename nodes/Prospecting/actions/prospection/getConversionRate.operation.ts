@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { MultiValueFormat } from '../../transport';
 import { prospectingApiPaginate, prospectingApiRequest } from '../../transport';
 import { prospectionFilterCollections } from '../../shared/prospectionFilters.description';
-import { additionalQueryOption, maxRateLimitWaitOption, multiValueFormatOption } from '../common.descriptions';
+import { additionalQueryOption, maxRateLimitWaitOptions, multiValueFormatOption } from '../common.descriptions';
 import { readMultiValueFormat } from '../listSettings';
 import { additionalQuery, maxRateLimitWait } from '../parameters';
 import { prospectionScopeQuery } from './filters';
@@ -17,7 +17,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [additionalQueryOption, maxRateLimitWaitOption, multiValueFormatOption],
+		options: [additionalQueryOption, ...maxRateLimitWaitOptions, multiValueFormatOption],
 	},
 ];
 
@@ -34,7 +34,7 @@ async function countByStatus(
 	i: number,
 	status: 'WON' | 'LOST',
 	qs: IDataObject,
-	settings: { multiValueFormat: MultiValueFormat; maxRateLimitWaitSeconds: number; rateLimitWaitCoversAll: boolean },
+	settings: { multiValueFormat: MultiValueFormat; maxRateLimitWaitSeconds: number; deadlineAt?: number },
 ): Promise<number> {
 	const query = { ...qs, status };
 	const body = await prospectingApiRequest.call(this, 'GET', '/prospections', {

@@ -1,0 +1,159 @@
+import { budgetKey } from './account';
+import { leaveIfCancelled, pause } from './pause';
+import { holdAfterRefusal, readyAt, type BudgetFigures, type RateAnswer, type RateSettings, type ResetUnit } from './rateRules';
+
+export type CallKind = 'read' | 'write';
+
+/** The service's documented limits, assumed where a credential leaves them unset. */
+export const DEFAULT_WINDOW_SECONDS = 60;
+export const DEFAULT_LIMITS: Record<CallKind, number> = { read: 200, write: 100 };
+/** [9] A budget unused this many windows is dropped: its figures are of windows long ended. */
+const IDLE_WINDOWS = 3;
+/** Node timers run at most this long; a longer wait looks again after it. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** The call could go only later than its deadline allows (`neededMs` undefined: after the calls ahead of it). */
+export class RateWaitTooLong extends Error {
+	constructor(readonly neededMs?: number) { super(`The rate limit allows this call ${neededMs === undefined ? 'later' : `in ${Math.round(neededMs)} ms`}`); }
+}
+
+/** A call let go by `acquire`, and when it went. */
+export interface Reservation { at: number }
+interface Waiter { wake: () => void }
+
+/**
+ * One budget (reads or writes) of one account, shared by every execution of this process: a queue in the order calls
+ * came (a refused call back at its head) whose head goes when the rules say.
+ */
+export class RateBudget {
+	private readonly queue: Waiter[] = [];
+	private inFlight = 0;
+	private answeredAt: number[] = [];
+	private heldUntil = 0;
+	private holdMs = 0;
+	private resetAt = 0;
+	private announcedLimit = Infinity;
+	/** [2] The reset's unit, decided by the first answer that shows it. */
+	private resetUnit?: ResetUnit;
+
+	figures = (): BudgetFigures => {
+		const { inFlight, answeredAt, heldUntil, holdMs, resetAt, announcedLimit } = this;
+		return { inFlight, answeredAt: [...answeredAt], heldUntil, holdMs, resetAt, announcedLimit };
+	};
+
+	/** [2] The unit to read this budget's resets in: the credential's, or in auto the one decided. */
+	unitFor = (settings: RateSettings): ResetUnit => (settings.resetUnit === 'auto' ? (this.resetUnit ?? 'auto') : settings.resetUnit);
+
+	/**
+	 * [8] Waits for this call's turn (`first`: a refused call's place at the head) and the rules, leaving at once when
+	 * its execution is cancelled; [7] fails with `RateWaitTooLong` when it could go only after `deadlineAt`.
+	 */
+	async acquire(settings: RateSettings, options: { signal?: AbortSignal; deadlineAt?: number; first?: boolean } = {}): Promise<Reservation> {
+		const { signal, deadlineAt } = options;
+		const me: Waiter = { wake: () => undefined };
+		this.queue.splice(options.first ? 0 : this.queue.length, 0, me);
+		this.queue[1]?.wake();
+		try {
+			for (;;) {
+				if (signal?.aborted) await leaveIfCancelled(signal); // no await otherwise: the sleep below sees a later abort
+				const now = Date.now();
+				const at = this.queue[0] === me ? readyAt(this.figures(), settings, now) : Infinity;
+				if (at <= now) break;
+				if (deadlineAt !== undefined && (now >= deadlineAt || (at !== Infinity && at > deadlineAt))) {
+					throw new RateWaitTooLong(at === Infinity ? undefined : at - now);
+				}
+				await this.sleep(me, Math.min(at, deadlineAt ?? Infinity) - now, signal);
+			}
+		} finally {
+			this.queue.splice(this.queue.indexOf(me), 1);
+			this.queue[0]?.wake();
+		}
+		this.inFlight += 1;
+		return { at: Date.now() };
+	}
+
+	/** Sleeps until `ms` pass, the budget changes (`wake`), or the execution is cancelled. */
+	private async sleep(me: Waiter, ms: number, signal?: AbortSignal): Promise<void> {
+		const woken = new AbortController();
+		const wake = new Promise<void>((resolve) => (me.wake = () => resolve(woken.abort())));
+		signal?.addEventListener('abort', me.wake, { once: true });
+		await Promise.race([pause(Math.min(ms, LONGEST_TIMER_MS), woken.signal).catch(() => undefined), wake]);
+		signal?.removeEventListener('abort', me.wake);
+		await leaveIfCancelled(signal);
+	}
+
+	/** Records an answer (of `reservation`'s call, or of none) at `now`. */
+	settle(reservation: Reservation | undefined, answer: RateAnswer, settings: RateSettings, now = Date.now()): void {
+		if (reservation) this.gotBack(now, settings);
+		if (answer.limit !== undefined && answer.limit > 0) this.announcedLimit = answer.limit;
+		if (answer.resetUnit !== undefined) this.resetUnit ??= answer.resetUnit;
+		if (answer.resetAt !== undefined) this.resetAt = Math.max(this.resetAt, answer.resetAt);
+		if (answer.status !== 429) {
+			this.holdMs = 0;
+			// [2] Headers only make it more careful: nothing left in this window waits for its reset.
+			if (answer.remaining === 0 && answer.resetAt !== undefined) this.heldUntil = Math.max(this.heldUntil, answer.resetAt);
+		} else {
+			// [4] Doubled when the refused call went after the key's last refusal, not for calls already on their way.
+			const sentAfterLast = reservation !== undefined && reservation.at >= this.heldUntil - this.holdMs;
+			const hold = holdAfterRefusal(answer, settings.windowMs, now, sentAfterLast ? this.holdMs : 0);
+			if (now + hold > this.heldUntil) [this.heldUntil, this.holdMs] = [now + hold, hold];
+		}
+		this.queue[0]?.wake();
+	}
+
+	/** Gives back a call that got no answer (it may still have been counted). */
+	cancel(settings: RateSettings, now = Date.now()): void {
+		this.gotBack(now, settings);
+		this.queue[0]?.wake();
+	}
+
+	/** [9] Bounded: no pace is more than the credential's limit. */
+	private gotBack(now: number, settings: RateSettings): void {
+		this.inFlight = Math.max(0, this.inFlight - 1);
+		if (this.answeredAt.push(now) > settings.limit) this.answeredAt.shift();
+	}
+
+	/** How long a refusal or a spent window still holds the key. */
+	heldForMs = (now = Date.now()): number => Math.max(0, this.heldUntil - now);
+
+	isIdle(now: number, windowMs: number): boolean {
+		const last = this.answeredAt[this.answeredAt.length - 1] ?? -Infinity;
+		return this.queue.length === 0 && this.inFlight === 0 && now >= this.heldUntil && now - last > windowMs * IDLE_WINDOWS;
+	}
+}
+
+/** Budgets per (base URL, key hash, kind), shared by every execution of this process; idle ones are dropped. */
+const budgets = new Map<string, RateBudget>();
+
+/** A credential's number setting; saved credentials from before it existed, or left empty, get the documented value. */
+function setting(value: unknown, fallback: number, min: number): number {
+	const number = value === undefined || value === null || value === '' ? NaN : Number(value);
+	return Number.isFinite(number) && number >= min ? number : fallback;
+}
+
+const RESET_UNITS: ResetUnit[] = ['auto', 'epochSeconds', 'epochMs', 'secondsFromNow'];
+
+/** [6] What the credential says for one kind of call, read on every call. */
+export function rateSettings(credentials: Record<string, unknown>, kind: CallKind): RateSettings {
+	const perWindow = kind === 'read' ? credentials.readsPerWindow : credentials.writesPerWindow;
+	return {
+		limit: Math.floor(setting(perWindow, DEFAULT_LIMITS[kind], 1)),
+		windowMs: setting(credentials.rateLimitWindowSeconds, DEFAULT_WINDOW_SECONDS, 0) * 1000,
+		processes: Math.floor(setting(credentials.clientsSharingKey, 1, 1)),
+		resetUnit: RESET_UNITS.find((known) => known === credentials.rateLimitResetUnit) ?? 'auto',
+	};
+}
+
+export function getBudget(baseUrl: string, apiKey: string, kind: CallKind, settings: RateSettings): RateBudget {
+	const now = Date.now();
+	for (const [key, old] of budgets) if (old.isIdle(now, settings.windowMs || DEFAULT_WINDOW_SECONDS * 1000)) budgets.delete(key);
+	const key = `${budgetKey(baseUrl, apiKey)}|${kind}`;
+	const budget = budgets.get(key) ?? new RateBudget();
+	budgets.set(key, budget);
+	return budget;
+}
+
+/** How many budgets this process keeps, and forgetting them (tests start from a clean process state). */
+export const budgetCount = (): number => budgets.size;
+export const resetBudgets = (): void => budgets.clear();
+export const callKind = (method: string): CallKind => (['GET', 'HEAD'].includes(method.toUpperCase()) ? 'read' : 'write');

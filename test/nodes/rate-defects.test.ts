@@ -1,0 +1,215 @@
+/**
+ * The nine defects of the rate handling that issue 43 lists, each shown where a user sees it: workflows and tool
+ * calls run through n8n's engine against the sandbox, or against a small scripted service where the sandbox cannot
+ * answer that way (a Retry-After date, a 429 without hints, a reset in an unusual unit).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { executeWorkflow, registerNodeType } from '../../dev/harness';
+import { onControlledClock } from '../../dev/harness/clock';
+import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm, runToolForm } from '../../dev/harness/tool-form';
+import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox';
+import { formPost, inLine, prospectingNamed, startNode } from './support';
+
+beforeAll(() => registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm()));
+beforeEach(() => resetBudgets());
+afterAll(() => resetBudgets());
+
+const sandboxes: RunningSandbox[] = [];
+async function sandboxWith(options: SandboxOptions): Promise<RunningSandbox> {
+	const sandbox = await startSandbox(options);
+	sandboxes.push(sandbox);
+	return sandbox;
+}
+afterAll(async () => await Promise.all(sandboxes.map(async (sandbox) => await sandbox.stop())));
+
+/** Runs Start → Prospecting in a workflow with this credential. */
+async function runWorkflow(parameters: INode['parameters'], credential: { baseUrl: string; apiKey: string } & Record<string, string | number>, inputItems?: IDataObject[]) {
+	const node = prospectingNamed('Prospecting', parameters);
+	const result = await executeWorkflow(inLine(startNode, node), { credentials: { prospectingApi: credential }, inputItems });
+	return Object.assign(result, { items: result.error ? [] : result.output('Prospecting') });
+}
+
+/** A service that answers from a script, one answer per request (the last one repeats), noting when each came. */
+async function scriptedService(script: Array<(now: number) => { status: number; headers?: Record<string, string> }>) {
+	const at: number[] = [];
+	const server = http.createServer((req, res) => {
+		const now = Date.now();
+		at.push(now);
+		const { status, headers = {} } = script[Math.min(at.length - 1, script.length - 1)](now);
+		const body = status === 200 ? { data: [{ id: 'cf_1', name: 'Campo' }], meta: { page: 1, totalPages: 1, total: 1, limit: 100, count: 1 } } : { message: 'Limite de requisições atingido.' };
+		res.writeHead(status, { 'Content-Type': 'application/json', Date: new Date(now).toUTCString(), ...headers });
+		res.end(JSON.stringify(body));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	return { url, apiKey: 'k'.repeat(40), at, stop: async () => await new Promise((resolve) => server.close(resolve)) };
+}
+
+const listFields = { resource: 'customField', operation: 'getMany', returnAll: true };
+const httpDate = (ms: number) => new Date(ms).toUTCString();
+
+it('1. as a tool, Max Rate Limit Wait is one deadline for the whole call: a 4-page walk bounded at 1.5 s fails by then instead of taking 3 s', async () => {
+	const sandbox = await sandboxWith({ windowSeconds: 1, readLimit: 1, rateHeaders: 'on-429', dataset: { leads: 4 } });
+	const started = Date.now();
+	const tool = await runToolForm(
+		sandbox,
+		{ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1, maxRateLimitWait: 1.5 } },
+		{ credential: { rateLimitWindowSeconds: 1, readsPerWindow: 1 } },
+	);
+	const tookMs = Date.now() - started;
+	expect(String(tool.items[0]?.json.error)).toMatch(/^Rate limit still reached after waiting \d+(\.\d)? s in total \(maximum 1\.5 s\)/);
+	expect(tookMs).toBeLessThan(2500);
+	expect(sandbox.control.requests().length).toBeLessThan(4);
+}, 30_000);
+
+it('1. as a tool, the search for a lead whose answer was lost stops at the tool call\'s deadline and ends "may exist"', async () => {
+	const sandbox = await sandboxWith({ dataset: { leads: 1 } });
+	// Committed long after the 1 s answer timeout and the tool call's 3 s: no search within them can find it.
+	sandbox.control.injectFault({ kind: 'slow-commit', commitAfterMs: 20_000, count: 1, methods: ['POST'], pathPrefix: '/leads' });
+	const started = Date.now();
+	const tool = await runToolForm(sandbox, {
+		resource: 'lead',
+		operation: 'create',
+		name: 'Pessoa Perdida',
+		email: 'perdida@example.com',
+		options: { timeout: 1, maxRateLimitWait: 3 },
+	});
+	expect(String(tool.items[0]?.json.error)).toMatch(/may exist/);
+	expect(Date.now() - started).toBeLessThan(6000);
+}, 30_000);
+
+it('1. as a tool, the Max Rate Limit Wait option added in the form starts at the 30 s the tool waits without it', () => {
+	const tool = prospectingToolForm().description;
+	const node = { parameters: {}, typeVersion: 1, type: PROSPECTING_TOOL_NODE_TYPE } as unknown as INode;
+	const options = tool.properties.filter((property) => property.name === 'options' && property.type === 'collection');
+	const shown = options
+		.flatMap((collection) => (collection.options ?? []) as INodeProperties[])
+		.filter((option) => option.name === 'maxRateLimitWait')
+		.filter((option) => NodeHelpers.displayParameter({}, option, node, tool));
+	expect(shown.length).toBeGreaterThan(0);
+	expect(new Set(shown.map((option) => option.default))).toEqual(new Set([30]));
+});
+
+it('2. in a workflow, a refused write keeps its place at the head of the queue: nine writes, the first refused for 1 s, bound 2 s, all succeed', async () => {
+	// Slow answers (1.2 s), so that eight calls ahead of the refused one would take longer than its bound.
+	const sandbox = await sandboxWith({});
+	sandbox.control.injectFault({ kind: 'latency', ms: 1200 });
+	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 1 });
+	const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, writesPerWindow: 100 };
+	const runs = await Promise.all(
+		Array.from({ length: 9 }, async (_, index) => {
+			const create = prospectingNamed('Lead Create', {
+				resource: 'lead',
+				operation: 'create',
+				name: `Pessoa ${index}`,
+				email: `fila.${index}@example.com`,
+				options: { maxRateLimitWait: 2 },
+			});
+			return await executeWorkflow(inLine(formPost, create), { credentials: { prospectingApi: credential }, mode: 'webhook' });
+		}),
+	);
+	expect(runs.map((run) => run.error?.message).filter(Boolean)).toEqual([]);
+	expect(sandbox.control.leads().filter((lead) => lead.emails[0]?.value.startsWith('fila.'))).toHaveLength(9);
+}, 30_000);
+
+it('3. as a tool, a read whose connection keeps failing until its deadline fails with that failure, not as a rate limit', async () => {
+	const sandbox = await sandboxWith({ dataset: { customFields: 1 } });
+	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 10 });
+	const tool = await runToolForm(sandbox, { ...listFields, options: { maxRateLimitWait: 1 } });
+	const answer = String(tool.items[0]?.json.error);
+	expect(answer).not.toMatch(/Rate limit/);
+	expect(answer).toMatch(/connection|network|socket|reset|hang up/i);
+}, 30_000);
+
+it("4. a Retry-After date is read against the answer's Date: a service 5 s behind asking for 3 s gets 3 s", async () => {
+	const service = await scriptedService([
+		(now) => ({ status: 429, headers: { Date: httpDate(now - 5000), 'Retry-After': httpDate(Math.floor((now - 5000) / 1000) * 1000 + 3000) } }),
+		() => ({ status: 200 }),
+	]);
+	try {
+		const run = await runWorkflow(listFields, { baseUrl: service.url, apiKey: service.apiKey });
+		expect(run.error).toBeUndefined();
+		expect(service.at).toHaveLength(2);
+		expect(service.at[1] - service.at[0]).toBeGreaterThanOrEqual(2900);
+	} finally {
+		await service.stop();
+	}
+}, 30_000);
+
+it('5. with Rate Limit Window 0, a 429 without Retry-After or reset holds the key 60 s', async () => {
+	const service = await scriptedService([() => ({ status: 429 }), () => ({ status: 200 })]);
+	try {
+		const { result: run } = await onControlledClock(
+			async () => await runWorkflow(listFields, { baseUrl: service.url, apiKey: service.apiKey, rateLimitWindowSeconds: 0 }),
+		);
+		expect(run.error).toBeUndefined();
+		expect(service.at[1] - service.at[0]).toBeGreaterThanOrEqual(60_000);
+	} finally {
+		await service.stop();
+	}
+});
+
+it('6. an X-RateLimit-Reset of "60000" that no unit places within a window is not read as 16.7 hours: the 429 holds one window', async () => {
+	const service = await scriptedService([
+		() => ({ status: 429, headers: { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '60000' } }),
+		() => ({ status: 200 }),
+	]);
+	try {
+		const { result: run } = await onControlledClock(async () => await runWorkflow(listFields, { baseUrl: service.url, apiKey: service.apiKey }));
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(1);
+		expect(service.at[1] - service.at[0]).toBeGreaterThanOrEqual(60_000);
+		expect(service.at[1] - service.at[0]).toBeLessThan(62_000);
+	} finally {
+		await service.stop();
+	}
+});
+
+it("7. a change of the credential's limits applies from the next call, under steady traffic", async () => {
+	const sandbox = await sandboxWith({ rateHeaders: 'on-429', dataset: { customFields: 1 } });
+	const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, readsPerWindow: 1 };
+	const { elapsedMs } = await onControlledClock(async () => {
+		expect((await runWorkflow(listFields, credential)).error).toBeUndefined();
+		// The window's one read is spent; the credential now allows ten.
+		expect((await runWorkflow(listFields, { ...credential, readsPerWindow: 10 })).error).toBeUndefined();
+	});
+	expect(elapsedMs).toBeLessThan(5000);
+	expect(sandbox.control.requests().map((request) => request.status)).toEqual([200, 200]);
+});
+
+it("8. a service clock 5 s ahead is read against the answer's Date: a walk across windows announced by their resets waits for each, not 5 s more", async () => {
+	const sandbox = await sandboxWith({ windowSeconds: 1, readLimit: 2, clockOffsetMs: 5000, rateLimitResetFormat: 'epoch-ms', dataset: { leads: 6 } });
+	const { result: run, elapsedMs } = await onControlledClock(
+		async () =>
+			await runWorkflow({ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } }, {
+				baseUrl: sandbox.url,
+				apiKey: sandbox.apiKey,
+				// Window 0: the resets alone tell where windows end.
+				rateLimitWindowSeconds: 0,
+				readsPerWindow: 2,
+			}),
+	);
+	expect(run.error).toBeUndefined();
+	expect(run.items).toHaveLength(6);
+	expect(sandbox.control.requests().filter((request) => request.status === 429)).toHaveLength(0);
+	// Three windows of 1 s, each read up to a second late from the Date's whole seconds: well under 5 s a window.
+	expect(elapsedMs).toBeLessThan(7000);
+});
+
+it('9. the wait after a refusal doubles per key: six executions against a key that keeps refusing send few requests, not one a second each', async () => {
+	const sandbox = await sandboxWith({ dataset: { customFields: 1 } });
+	sandbox.control.injectFault({ kind: 'rate-limit', count: 1000, retryAfterSeconds: 1 });
+	const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
+	const { result: runs } = await onControlledClock(
+		async () => await Promise.all(Array.from({ length: 6 }, async () => await runWorkflow({ ...listFields, options: { maxRateLimitWait: 7 } }, credential))),
+	);
+	expect(runs.every((run) => /Rate limit still reached/.test(String(run.error?.message)))).toBe(true);
+	// Six at once, then one at a time after holds of 1, 2 and 4 s; one request a second per execution would be 24.
+	expect(sandbox.control.requests().length).toBeLessThanOrEqual(10);
+});
