@@ -78,7 +78,7 @@ async function main() {
 			queue: queue ? { workers: 2 } : undefined,
 			port: Number(argValue('--port') ?? (await preferredOrFreePort(5678))),
 			encryptionKey: DEMO_ENCRYPTION_KEY,
-			// A campaign's spike of form posts waits in n8n's database instead of in memory (docs/rate-limits-and-spikes.md).
+			// A campaign's spike of form posts waits in n8n's database instead of in memory (docs/rate-limits.md, Spikes).
 			env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: String(PRODUCTION_CONCURRENCY) },
 			say,
 		});

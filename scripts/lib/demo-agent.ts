@@ -1,7 +1,7 @@
 /**
  * The AI agent example (examples/ai-agent/) offline: a scripted OpenAI-compatible model on loopback that answers
  * the example's AI Agent the way a model would for three kinds of request, and the OpenAI credential pointing at
- * it. A real model is one credential away: see the README, "Use with the AI Agent". Its Webhook answers only
+ * it. A real model is one credential away: see docs/ai-and-mcp.md, "A tool in n8n's AI Agent". Its Webhook answers only
  * callers that send the Header Auth credential's header (a random key, new on every start).
  */
 import { randomBytes } from 'node:crypto';
