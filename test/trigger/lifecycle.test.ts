@@ -148,6 +148,33 @@ describe('activation', () => {
 		expect(now[0].id).not.toBe(stray.json.id);
 	});
 
+	it('names the webhook after the workflow, cut to 120 characters with an ellipsis when longer', async () => {
+		const credentials = { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } };
+		// "n8n: " and " / Prospecting Trigger" take 27 characters of the 120.
+		const fits = receiver.createWorkflow({ credentials, workflowName: `Leads ${'w'.repeat(87)}` });
+		const longer = receiver.createWorkflow({ credentials, workflowName: `Leads ${'w'.repeat(88)}` });
+		await fits.activate();
+		await longer.activate();
+
+		const [whole] = remoteFor(fits.webhookUrl());
+		expect(whole.name).toBe(`n8n: Leads ${'w'.repeat(87)} / Prospecting Trigger`);
+		expect(whole.name).toHaveLength(120);
+		const [cut] = remoteFor(longer.webhookUrl());
+		expect(cut.name).toBe(`n8n: Leads ${'w'.repeat(88)} / Prospecting Trigg…`);
+		expect(cut.name).toHaveLength(120);
+	});
+
+	it('reusing the kept webhook, removes a stray one another tool registered for the same URL', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [mine] = remoteFor(workflow.webhookUrl());
+		const stray = await api('POST', '/webhooks', { name: 'registered by hand', url: workflow.webhookUrl(), events: ['prospection.won'] });
+
+		expect(await workflow.restart().activate()).toEqual({ created: false });
+		expect(remoteFor(workflow.webhookUrl()).map((webhook) => webhook.id)).toEqual([mine.id]);
+		expect(sandbox.control.webhooks().some((webhook) => webhook.id === stray.json.id)).toBe(false);
+	});
+
 	it('refuses an empty event choice before any call to the service', async () => {
 		const workflow = trigger({ events: [], otherEvents: ' , ' });
 		const before = sandbox.control.requests().length;
@@ -206,6 +233,45 @@ describe('deactivation', () => {
 		// The delete by hand, then the node's, answered 404 and taken as success.
 		expect(deletes).toHaveLength(2);
 		expect(deletes[1].status).toBe(404);
+	});
+
+	it('a delete whose answer was lost while other webhooks of the account remain: the list shows it gone, deactivation succeeds', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [mine] = remoteFor(workflow.webhookUrl());
+		sandbox.control.injectFault({ kind: 'status', status: 504, when: 'after-commit', count: 1, methods: ['DELETE'] });
+
+		expect(await workflow.deactivate()).toBe(true);
+		expect(sandbox.control.webhooks().map((webhook) => webhook.id)).toEqual([foreign.id]);
+		expect(sandbox.control.webhooks().some((webhook) => webhook.id === mine.id)).toBe(false);
+		expect(workflow.nodeStaticData.webhooks).toEqual({});
+	});
+
+	it.each([
+		['without an id', undefined],
+		['with an empty id', ''],
+	])('a kept entry %s is forgotten without calling the service; the next activation replaces what is left', async (_, id) => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [left] = remoteFor(workflow.webhookUrl());
+		const staticData = workflow.staticData;
+		const entry = (staticData['node:Prospecting Trigger'] as any).webhooks[workflow.webhookUrl()];
+		if (id === undefined) delete entry.id;
+		else entry.id = id;
+		const damaged = receiver.createWorkflow({
+			credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } },
+			workflowId: workflow.workflow.id, webhookId: workflow.node.webhookId, staticData,
+		});
+
+		const before = sandbox.control.requests().length;
+		expect(await damaged.deactivate()).toBe(true);
+		expect(sandbox.control.requests().length).toBe(before);
+		expect(damaged.nodeStaticData.webhooks).toEqual({});
+
+		expect(await damaged.activate()).toEqual({ created: true });
+		const now = remoteFor(workflow.webhookUrl());
+		expect(now).toHaveLength(1);
+		expect(now[0].id).not.toBe(left.id);
 	});
 
 	it('with nothing kept, succeeds without calling the service', async () => {

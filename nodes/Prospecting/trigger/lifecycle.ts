@@ -10,46 +10,42 @@ import { createRemoteWebhook, deleteRemoteWebhook, listRemoteWebhooks, sameUrl }
 /** Longest webhook name sent to the service; the spec gives no limit, so stay modest. */
 const MAX_NAME_LENGTH = 120;
 
-/** The error's message, and its description when that adds something (e.g. the service's own words). */
+/**
+ * The error's message, and its description when it has one: the service's own words travel there, and reach the
+ * user whole (the transport already caps them). None repeats its message: n8n drops one that would, and the
+ * transport's name the call.
+ */
 function reasonOf(error: unknown): string {
-	const message = (error instanceof Error ? error.message : String(error)).trim();
-	const description = (error as { description?: unknown } | null)?.description;
-	const detail =
-		typeof description === 'string' && description.trim() !== '' && description.trim() !== message
-			? ` (${description.trim().slice(0, 300)})`
-			: '';
-	return `${message === '' ? 'unknown error' : message}${detail}`;
+	const message = error instanceof Error ? error.message : String(error);
+	// Object(): a thrown null or text has no description.
+	const { description } = Object(error) as { description?: string | null };
+	return description ? `${message} (${description})` : message;
 }
 
+/** The node declares its 'default' webhook, so n8n always has a URL for it. */
 function webhookUrlOf(context: IHookFunctions): string {
-	const url = context.getNodeWebhookUrl('default');
-	if (typeof url !== 'string' || url === '') {
-		throw new NodeOperationError(context.getNode(), 'n8n gave no webhook URL for this node');
-	}
-	return url;
+	return context.getNodeWebhookUrl('default') as string;
 }
 
 function wantedEvents(context: IHookFunctions): string[] {
 	try {
-		return subscribedEvents(
-			context.getNodeParameter('events', []),
-			context.getNodeParameter('otherEvents', ''),
-		);
+		// n8n fills in both parameters' defaults before any webhook method runs.
+		return subscribedEvents(context.getNodeParameter('events'), context.getNodeParameter('otherEvents'));
 	} catch (error) {
 		const message = error instanceof EventListError ? error.message : reasonOf(error);
 		throw new NodeOperationError(context.getNode(), `Events: ${message}`);
 	}
 }
 
-/** Test registrations come from "listen for test event", which n8n runs in manual mode. */
+/** Test registrations come from "listen for test event", which n8n runs in manual mode (activation mode too). */
 function isTestRegistration(context: IHookFunctions): boolean {
-	return context.getMode() === 'manual' || context.getActivationMode() === 'manual';
+	return context.getMode() === 'manual';
 }
 
 /** A name that tells a person looking at the service's webhook list where the webhook comes from. */
 function webhookName(context: IHookFunctions, test: boolean): string {
 	const workflow = context.getWorkflow();
-	const name = `n8n${test ? ' (test)' : ''}: ${workflow.name ?? workflow.id ?? 'workflow'} / ${context.getNode().name}`;
+	const name = `n8n${test ? ' (test)' : ''}: ${workflow.name ?? workflow.id} / ${context.getNode().name}`;
 	return name.length > MAX_NAME_LENGTH ? `${name.slice(0, MAX_NAME_LENGTH - 1)}…` : name;
 }
 

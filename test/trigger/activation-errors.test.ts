@@ -1,0 +1,109 @@
+/**
+ * What a user reads in n8n when activating (or re-activating) the Prospecting Trigger fails: the step that failed,
+ * the service's own words (Portuguese) whole, and what to do next. Run through n8n-core's HookContext against the
+ * sandbox, as n8n runs activation.
+ */
+import { startSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
+import { startWebhookReceiver, type TriggerWorkflowHandle, type WebhookReceiver } from '../../dev/harness';
+
+let sandbox: RunningSandbox;
+let receiver: WebhookReceiver;
+
+/** A long maintenance notice, as the service may word it: well under its 500-character quoting cap, over 300. */
+const NOTICE =
+	'O serviço de webhooks está em manutenção programada para a migração do banco de dados de notificações. ' +
+	'Durante a janela, novos webhooks não podem ser cadastrados nem removidos, e as entregas pendentes ficam ' +
+	'retidas na fila até o fim da manutenção. Tente novamente após as 03h00 (horário de Brasília). Em caso de ' +
+	'dúvida, consulte a página de status ou fale com o suporte informando o código MNT-2291.';
+
+function trigger(options: { apiKey?: string; from?: TriggerWorkflowHandle; events?: string[] } = {}): TriggerWorkflowHandle {
+	const { from } = options;
+	return receiver.createWorkflow({
+		credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: options.apiKey ?? sandbox.apiKey } },
+		...(options.events ? { parameters: { events: options.events } } : {}),
+		...(from ? { workflowId: from.workflow.id, webhookId: from.node.webhookId, staticData: from.staticData } : {}),
+	});
+}
+
+function remoteFor(url: string) {
+	return sandbox.control.webhooks().filter((webhook) => webhook.url === url);
+}
+
+async function failure(step: Promise<unknown>): Promise<Error & { description?: string }> {
+	const error = await step.then(
+		() => undefined,
+		(caught: unknown) => caught as Error & { description?: string },
+	);
+	if (error === undefined) throw new Error('The step was expected to fail');
+	return error;
+}
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ rateLimit: false });
+	receiver = await startWebhookReceiver();
+});
+
+afterAll(async () => {
+	await receiver?.stop();
+	await sandbox?.stop();
+});
+
+beforeEach(() => sandbox.control.reset());
+
+describe('activation errors', () => {
+	it('a create the service fails with a long notice: the user reads the notice whole, after what failed', async () => {
+		expect(NOTICE.length).toBeGreaterThan(300);
+		const workflow = trigger();
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['POST'], pathPrefix: '/webhooks', body: JSON.stringify({ message: NOTICE }) });
+		const error = await failure(workflow.activate());
+		expect(error.message).toMatch(/^Could not register the webhook with the service: The service answered 503 to POST \/webhooks: /);
+		expect(error.message).toContain(` (${NOTICE}\n`);
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(0);
+	});
+
+	it('an empty API key in the credential: activation says so, and nothing is sent', async () => {
+		const workflow = trigger({ apiKey: '' });
+		const error = await failure(workflow.activate());
+		expect(error.message).toBe(
+			"Could not register the webhook: the service's webhook list could not be read or cleaned up: The API key in the Prospecting API credential is empty",
+		);
+		expect(error.description).toBe('No webhook was created. Activate the workflow again once the service answers.');
+		expect(sandbox.control.requests()).toHaveLength(0);
+	});
+
+	it('a key the service refuses when re-activating: the service\'s words, nothing changed, the webhook still kept', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [mine] = remoteFor(workflow.webhookUrl());
+
+		const refused = trigger({ apiKey: 'a-key-the-service-never-issued', from: workflow });
+		const error = await failure(refused.activate());
+		expect(error.message).toMatch(/^Could not check the webhook registered with the service: The API key was refused \(401\)/);
+		expect(error.message).toContain('(Chave de API inválida.\n');
+		expect(error.description).toBe('Nothing was changed. Activate the workflow again once the service answers.');
+		expect(remoteFor(workflow.webhookUrl()).map((webhook) => webhook.id)).toEqual([mine.id]);
+		expect((refused.nodeStaticData.webhooks as any)[workflow.webhookUrl()].id).toBe(mine.id);
+	});
+
+	it('events changed while the service refuses to remove the old webhook: its words, and to activate again', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const changed = trigger({ events: ['prospection.won'], from: workflow });
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['DELETE'], body: JSON.stringify({ message: 'Remoção de webhooks suspensa durante a manutenção.' }) });
+		const error = await failure(changed.activate());
+		expect(error.message).toMatch(/^Could not replace the webhook registered with the service: /);
+		expect(error.message).toContain('(Remoção de webhooks suspensa durante a manutenção.\n');
+		expect(error.description).toBe('Activate the workflow again once the service answers.');
+		expect(remoteFor(workflow.webhookUrl())).toHaveLength(1);
+	});
+
+	it('a create the service refused (a redirect): the description says only that nothing is left, no late webhook', async () => {
+		const workflow = trigger();
+		sandbox.control.injectFault({ kind: 'redirect', status: 308, location: 'https://novo.example.com/api/v1/webhooks', count: 1, methods: ['POST'] });
+		const error = await failure(workflow.activate());
+		expect(error.message).toMatch(/^Could not register the webhook with the service: POST \/webhooks was redirected \(308\)/);
+		expect(error.description).toBe('No webhook was left registered for this URL. Activate the workflow again.');
+		expect(sandbox.control.webhooks()).toHaveLength(0);
+	});
+});
