@@ -32,25 +32,27 @@ const figures = (more: Partial<BudgetFigures> = {}): BudgetFigures => ({
 	...more,
 });
 const httpDate = (ms: number) => new Date(ms).toUTCString();
+/** A budget that knows where a window ends (an hour ahead), so only the pace decides. */
+const paced = (more: Partial<BudgetFigures> = {}): BudgetFigures => figures({ resetAt: T + 3_600_000, ...more });
 
 describe('rule 1: pace from the limits', () => {
 	it("lets a call go while fewer than the limit were answered within a window's length or are on their way", () => {
-		expect(readyAt(figures({ answeredAt: [T - 59_000, T - 1000] }), settings(), T)).toBe(T);
-		expect(readyAt(figures({ answeredAt: [T - 59_000, T - 1000], inFlight: 1 }), settings(), T)).toBe(T + 1000);
+		expect(readyAt(paced({ answeredAt: [T - 59_000, T - 1000] }), settings(), T)).toBe(T);
+		expect(readyAt(paced({ answeredAt: [T - 59_000, T - 1000], inFlight: 1 }), settings(), T)).toBe(T + 1000);
 	});
 
 	it("holds the next call until the oldest counted answer is a whole window's length old, not a millisecond less", () => {
-		const answered = figures({ answeredAt: [T - 50_000, T - 20_000, T - 10_000] });
+		const answered = paced({ answeredAt: [T - 50_000, T - 20_000, T - 10_000] });
 		expect(readyAt(answered, settings(), T)).toBe(T + 10_000);
 		expect(readyAt(answered, settings(), T + 9_999)).toBe(T + 10_000);
 		expect(readyAt(answered, settings(), T + 10_000)).toBe(T + 10_000);
 		// An answer exactly a window's length old no longer counts.
-		expect(readyAt(figures({ answeredAt: [T - 60_000, T - 1, T - 1] }), settings(), T)).toBe(T);
+		expect(readyAt(paced({ answeredAt: [T - 60_000, T - 1, T - 1] }), settings(), T)).toBe(T);
 	});
 
 	it('waits for an answer while a pace of calls is on its way', () => {
-		expect(readyAt(figures({ inFlight: 3 }), settings(), T)).toBe(Infinity);
-		expect(readyAt(figures({ inFlight: 2 }), settings(), T)).toBe(T);
+		expect(readyAt(paced({ inFlight: 3 }), settings(), T)).toBe(Infinity);
+		expect(readyAt(paced({ inFlight: 2 }), settings(), T)).toBe(T);
 	});
 
 	it('divides the limit by the n8n processes sharing the key, rounding down, never below one call', () => {
@@ -66,7 +68,7 @@ describe('rule 1: pace from the limits', () => {
 	});
 
 	it('paces nothing when the window is 0, beyond the calls on their way', () => {
-		expect(readyAt(figures({ answeredAt: [T, T, T] }), settings({ windowMs: 0 }), T)).toBe(T);
+		expect(readyAt(paced({ answeredAt: [T, T, T] }), settings({ windowMs: 0 }), T)).toBe(T);
 	});
 
 	it('reads the credential afresh: its limits, window, processes and reset unit, documented values when unset', () => {
@@ -125,6 +127,48 @@ describe('rule 3: a window the service announced ends at its reset', () => {
 		expect(readyAt(spent, settings(), T + 5000)).toBe(T + 5000);
 		expect(readyAt({ ...spent, answeredAt: [T - 3000, T - 2000, T + 5000] }, settings(), T + 5000)).toBe(T + 5000);
 		expect(readyAt({ ...spent, answeredAt: [T - 3000, T + 5000, T + 5000] }, settings(), T + 5001)).toBe(T + 5001);
+	});
+});
+
+describe('rule 3: and each next window a window after it', () => {
+	const known = figures({ resetAt: T - 130_000 });
+
+	it('counts only answers after the latest end, two windows after the reset here', () => {
+		// Ends at T - 130 s, T - 70 s, T - 10 s: answers before T - 10 s no longer count.
+		expect(readyAt({ ...known, answeredAt: [T - 11_000, T - 11_000, T - 10_000, T - 9_000] }, settings(), T)).toBe(T);
+		expect(readyAt({ ...known, answeredAt: [T - 11_000, T - 9_000, T - 8_000, T - 1000], inFlight: 0 }, settings(), T)).toBe(T + 50_000);
+	});
+
+	it('lets the first call after an end it worked out go alone until answered, then the rest of the pace', () => {
+		expect(readyAt({ ...known, answeredAt: [T - 11_000], inFlight: 1 }, settings(), T)).toBe(Infinity);
+		expect(readyAt({ ...known, answeredAt: [T - 11_000] }, settings(), T)).toBe(T);
+		expect(readyAt({ ...known, answeredAt: [T - 11_000, T - 9_000], inFlight: 1 }, settings(), T)).toBe(T);
+		// After an announced end that has passed, the pace goes at once.
+		expect(readyAt(figures({ resetAt: T - 10_000, answeredAt: [T - 11_000], inFlight: 2 }), settings(), T)).toBe(T);
+	});
+});
+
+describe('rule 10: until it knows where a window ends, one call more goes, alone', () => {
+	const spent = figures({ answeredAt: [T - 3000, T - 2000, T - 1000] });
+
+	it('lets one call beyond the pace go when nothing is on its way and no end is known', () => {
+		expect(readyAt(spent, settings(), T)).toBe(T);
+		// With a call on its way the pace holds as ever: the next goes when an answer is a window old.
+		expect(readyAt({ ...spent, inFlight: 1 }, settings(), T)).toBe(T - 2000 + 60_000);
+		expect(readyAt({ ...spent, answeredAt: [T - 3000, T - 2000, T - 1000, T - 500] }, settings({ limit: 3 }), T)).toBe(T - 3000 + 60_000);
+	});
+
+	it('learns the end from a refusal: its reset, else its Retry-After, and then keeps to the pace', async () => {
+		const budget = new RateBudget();
+		const s = settings({ limit: 100 });
+		budget.settle(await budget.acquire(s), { status: 429, retryAfterMs: 30_000 }, s, T);
+		expect(budget.figures().resetAt).toBe(T + 30_000);
+		const other = new RateBudget();
+		other.settle(await other.acquire(s), { status: 429, retryAfterMs: 30_000, resetAt: T + 29_000 }, s, T);
+		expect(other.figures().resetAt).toBe(T + 29_000);
+		other.settle(undefined, { status: 200, retryAfterMs: 5000 }, s, T);
+		expect(other.figures().resetAt).toBe(T + 29_000);
+		expect(readyAt({ ...budget.figures(), heldUntil: 0, answeredAt: [T, T, T] }, settings(), T + 1)).toBe(T + 30_000);
 	});
 });
 
@@ -187,13 +231,13 @@ describe('the budget', () => {
 		expect(budget.unitFor({ ...s, resetUnit: 'epochSeconds' })).toBe('epochSeconds');
 	});
 
-	it('keeps no more answers than the limit', async () => {
+	it('keeps no more answers than the limit and the one call more that learns the window', async () => {
 		const budget = new RateBudget();
 		const small = settings({ limit: 2 });
 		for (let i = 0; i < 5; i++) budget.settle(await budget.acquire(settings({ limit: 5 })), { status: 200 }, small, T + i);
-		expect(budget.figures().answeredAt).toEqual([T + 3, T + 4]);
+		expect(budget.figures().answeredAt).toEqual([T + 2, T + 3, T + 4]);
 		budget.cancel(small, T + 9);
-		expect(budget.figures()).toMatchObject({ inFlight: 0, answeredAt: [T + 4, T + 9] });
+		expect(budget.figures()).toMatchObject({ inFlight: 0, answeredAt: [T + 3, T + 4, T + 9] });
 	});
 
 	it('sends calls in the order they came, a refused call back at the head of the queue', async () => {
@@ -310,13 +354,14 @@ describe('the edges of each rule', () => {
 
 	it('counts an answer at the passed reset itself as of the ended window, and one after it as of the new', () => {
 		expect(readyAt(figures({ answeredAt: [T - 10, T - 5, T - 5], resetAt: T - 10 }), s, T)).toBe(T);
-		expect(readyAt(figures({ answeredAt: [T - 10, T - 5, T - 5], resetAt: T - 11 }), s, T)).toBe(T - 10 + 60_000);
+		// The window that ended at T - 11 holds the three answers; the next one ends a window after it.
+		expect(readyAt(figures({ answeredAt: [T - 10, T - 5, T - 5], resetAt: T - 11 }), s, T)).toBe(T - 11 + 60_000);
 	});
 
 	it('paces nothing with the window at 0, even on answers stamped later than now', () => {
 		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5] }), settings({ windowMs: 0 }), T)).toBe(T);
-		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5] }), s, T)).toBe(T + 5 + 60_000);
-		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5], resetAt: T }), s, T)).toBe(T + 5 + 60_000);
+		expect(readyAt(paced({ answeredAt: [T + 5, T + 5, T + 5] }), s, T)).toBe(T + 5 + 60_000);
+		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5], resetAt: T }), s, T)).toBe(T + 60_000);
 	});
 
 	it('takes the credential window as the reset horizon where it is set, 60 s where it is 0', () => {

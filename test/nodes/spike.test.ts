@@ -148,8 +148,8 @@ it('a second spike of 200 posts on a budget already fed by answers gets no 429 i
 }, 60_000);
 
 /** Starts the next spike part-way into a window aligned to the clock, as a campaign's posts would. */
-async function partWayIntoAWindow(): Promise<void> {
-	const windowMs = WINDOW_SECONDS * 1000;
+async function partWayIntoAWindow(windowSeconds = WINDOW_SECONDS): Promise<void> {
+	const windowMs = windowSeconds * 1000;
 	await new Promise((resolve) => setTimeout(resolve, windowMs + windowMs / 2 - (Date.now() % windowMs)));
 }
 
@@ -166,6 +166,35 @@ describe('a service that sends its rate headers only with a 429, windows aligned
 		// fixed window whatever its phase; two allows for a call delayed past the margin on a loaded machine.
 		expectEveryPostOnce(posts, runs, 2);
 	}, 60_000);
+
+	it("learns where the service's windows end from one refusal: each later window's writes begin as it opens, not a window after the first call", async () => {
+		// Windows of a few seconds, so that half a window is far more than a loaded machine's delays.
+		const windowSeconds = 3;
+		const windowMs = windowSeconds * 1000;
+		sandbox.control.setRateLimit({ windowSeconds });
+		try {
+			resetBudgets();
+			await partWayIntoAWindow(windowSeconds);
+			const posts = formPosts('phase');
+			const runs = await spike(posts, windowSeconds);
+			expectEveryPostOnce(posts, runs, 2);
+			const intoWindow = new Map<number, number>();
+			for (const request of sandbox.control.requests().filter((entry) => entry.kind === 'write' && entry.status < 300)) {
+				const at = Date.parse(request.at);
+				const window = Math.floor(at / windowMs);
+				if (!intoWindow.has(window)) intoWindow.set(window, at - window * windowMs);
+			}
+			// The spike begins half-way into a window or later (n8n takes the posts in first); a budget that does not know
+			// the phase waits a window's length from its first calls, so at least half-way into each later window too. The
+			// window after the refusal begins when its Retry-After (whole seconds) has passed.
+			const [, afterRefusal, ...later] = [...intoWindow.entries()].sort(([a], [b]) => a - b).map(([, ms]) => ms);
+			expect(afterRefusal).toBeLessThan(1000 + windowMs / 2);
+			expect(later.length).toBeGreaterThanOrEqual(2);
+			expect(later.filter((ms) => ms >= windowMs / 2)).toEqual([]);
+		} finally {
+			sandbox.control.setRateLimit({ windowSeconds: WINDOW_SECONDS });
+		}
+	}, 90_000);
 });
 
 describe.each(['epoch-ms', 'epoch-seconds'] as const)(

@@ -87,7 +87,9 @@ export class RateBudget {
 		if (reservation) this.gotBack(now, settings);
 		if (answer.limit !== undefined && answer.limit > 0) this.announcedLimit = answer.limit;
 		if (answer.resetUnit !== undefined) this.resetUnit ??= answer.resetUnit;
-		if (answer.resetAt !== undefined) this.resetAt = Math.max(this.resetAt, answer.resetAt);
+		// [3] Where the window ends: the reset, or on a 429 without one, Retry-After.
+		const endAt = answer.resetAt ?? (answer.status === 429 && answer.retryAfterMs !== undefined ? now + answer.retryAfterMs : undefined);
+		if (endAt !== undefined) this.resetAt = Math.max(this.resetAt, endAt);
 		if (answer.status !== 429) {
 			this.holdMs = 0;
 			// [2] Headers only make it more careful: nothing left in this window waits for its reset.
@@ -107,10 +109,10 @@ export class RateBudget {
 		this.queue[0]?.wake();
 	}
 
-	/** [9] Bounded: no pace is more than the credential's limit. */
+	/** [9] Bounded: no pace is more than the credential's limit, and one call more goes only to learn the window. */
 	private gotBack(now: number, settings: RateSettings): void {
 		this.inFlight = Math.max(0, this.inFlight - 1);
-		if (this.answeredAt.push(now) > settings.limit) this.answeredAt.shift();
+		if (this.answeredAt.push(now) > settings.limit + 1) this.answeredAt.shift();
 	}
 
 	/** How long a refusal or a spent window still holds the key. */

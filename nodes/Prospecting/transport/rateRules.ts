@@ -13,7 +13,7 @@ type Unit = 'epochSeconds' | 'epochMs' | 'secondsFromNow';
 
 /**
  * What a budget knows: its calls in flight, when its latest answers came (oldest first), when its hold ends, the last
- * refusal's hold (0 once a call succeeded), the latest announced reset (0: none) and X-RateLimit-Limit.
+ * refusal's hold (0 once a call succeeded), the latest window end announced (0: none) and X-RateLimit-Limit.
  */
 export interface BudgetFigures {
 	inFlight: number; answeredAt: number[]; heldUntil: number; holdMs: number; resetAt: number; announcedLimit: number;
@@ -32,22 +32,36 @@ export function paceOf(settings: RateSettings, announcedLimit: number): number {
 }
 
 /**
+ * [3] The latest window end at or before `now`: an announced reset that has passed, or a whole number of windows after
+ * it (the spec's windows are fixed); -Infinity while none is known.
+ */
+export function lastEndAt(resetAt: number, windowMs: number, now: number): number {
+	if (!(resetAt > 0) || resetAt > now || !(windowMs > 0)) return -Infinity;
+	return resetAt + Math.floor((now - resetAt) / windowMs) * windowMs;
+}
+
+/**
  * When the call at the head of the queue may go: `now`, a later time, or Infinity (when an answer comes).
  * [4] Held by a refusal or a spent window until its end; one call at a time after a refusal until one succeeds.
  * [1] Fewer than a pace of calls on their way or answered within a window's length, so no fixed window, whatever its
- * phase, holds more than a pace of them. [3] Answers before an announced reset that has passed are of an ended window.
+ * phase, holds more than a pace of them. [3] Answers before a window's end no longer count; after an end worked out,
+ * not announced, one call goes alone until answered. [10] Until an end is known, one call more than the pace goes,
+ * alone, so that the service's refusal of it tells where its windows end.
  */
 export function readyAt(figures: BudgetFigures, settings: RateSettings, now: number): number {
 	if (now < figures.heldUntil) return figures.heldUntil;
 	const pace = paceOf(settings, figures.announcedLimit);
-	if (figures.inFlight >= (figures.holdMs > 0 ? 1 : pace)) return Infinity;
+	const ended = lastEndAt(figures.resetAt, settings.windowMs, now);
+	const unconfirmed = ended > figures.resetAt && !figures.answeredAt.some((at) => at > ended);
+	if (figures.inFlight >= (figures.holdMs > 0 || unconfirmed ? 1 : pace)) return Infinity;
 	if (!(settings.windowMs > 0)) return now;
-	const windowBegan = Math.max(now - settings.windowMs, figures.resetAt <= now ? figures.resetAt : -Infinity);
-	const counted = figures.answeredAt.filter((at) => at > windowBegan);
-	const mustAgeOut = counted.length + figures.inFlight - pace;
+	const counted = figures.answeredAt.filter((at) => at > Math.max(now - settings.windowMs, ended));
+	const allowed = figures.resetAt > 0 || figures.inFlight > 0 ? pace : pace + 1;
+	const mustAgeOut = counted.length + figures.inFlight - allowed;
 	if (mustAgeOut < 0) return now;
 	const agedOut = counted[mustAgeOut] + settings.windowMs;
-	return figures.resetAt > now ? Math.min(agedOut, figures.resetAt) : agedOut;
+	const nextEnd = figures.resetAt > now ? figures.resetAt : Number.isFinite(ended) ? ended + settings.windowMs : Infinity;
+	return Math.min(agedOut, nextEnd);
 }
 
 /** What one answer says of the rate limit, its times read on this machine's clock, and its reset's unit. */
