@@ -26,6 +26,7 @@ export async function withKeysHeld<T>(keys: string[], task: () => Promise<T>): P
 		for (const key of [...new Set(keys)].sort()) unlocks.push(await lock(key));
 		return await task();
 	} finally {
-		for (const unlock of unlocks.reverse()) unlock();
+		// All released at once, before any waiting task resumes: the order does not matter.
+		for (const unlock of unlocks) unlock();
 	}
 }

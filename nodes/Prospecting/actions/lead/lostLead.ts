@@ -38,9 +38,9 @@ export interface LostLeadSearch {
 	failures: string[];
 }
 
+/** n8n's cancellation of the execution (ManualExecutionCancelledError and its kin); what reaches here is an error. */
 function isCancellation(error: unknown): boolean {
-	const name = (error as { name?: unknown; constructor?: { name?: unknown } } | undefined)?.name;
-	return /Cancel+edError$/.test(String(name ?? ''));
+	return /Cancel+edError/.test((error as Error).name);
 }
 
 export interface LostLeadLook {

@@ -1,0 +1,140 @@
+/**
+ * Skip If Exists holds a lead's contacts from its search to its creation, one create at a time per contact in this
+ * n8n process: a form posted twice at once gives one lead. The lock's own rules (withKeysHeld) are checked
+ * directly; its release on a Stop through n8n's engine.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { WorkflowExecute } from 'n8n-core';
+
+import { withKeysHeld } from '../../nodes/Prospecting/actions/lead/contactLock';
+import { allLogLines } from '../../dev/harness';
+import { runNode } from './support';
+import { useSandbox } from '../support/sandbox';
+
+/** Called with each request the sandbox answers, as it answers it. */
+let onRequest: ((line: string) => void) | undefined;
+const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 3 }, log: (line) => onRequest?.(line) });
+afterEach(() => (onRequest = undefined));
+
+/** A task that runs until `finish` is called, recording when it starts. */
+function pendingTask(name: string, started: string[]) {
+	let finish!: () => void;
+	const done = new Promise<void>((resolve) => (finish = resolve));
+	const task = async () => {
+		started.push(name);
+		await done;
+		return name;
+	};
+	return { task, finish: () => finish() };
+}
+
+/** Lets every queued continuation run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('the contact lock of Skip If Exists', () => {
+	it('two creates holding the same contacts listed in opposite orders both finish: neither waits on the other', async () => {
+		const order: string[] = [];
+		const first = withKeysHeld(['email:b@example.com', 'email:a@example.com'], async () => order.push('first'));
+		const second = withKeysHeld(['email:a@example.com', 'email:b@example.com'], async () => order.push('second'));
+		let timer: NodeJS.Timeout | undefined;
+		const stuck = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('stuck'), 2000)));
+		try {
+			await expect(Promise.race([Promise.all([first, second]).then(() => 'finished'), stuck])).resolves.toBe('finished');
+		} finally {
+			clearTimeout(timer);
+		}
+		expect(order).toEqual(['first', 'second']);
+	});
+
+	it('three creates for one contact run one after another, the third waiting for the second even once the first is done', async () => {
+		const started: string[] = [];
+		const [first, second, third] = ['first', 'second', 'third'].map((name) => pendingTask(name, started));
+		const key = 'email:ana@example.com';
+		const runs = [withKeysHeld([key], first.task), withKeysHeld([key], second.task)];
+		await settle();
+		expect(started).toEqual(['first']);
+
+		first.finish();
+		await settle();
+		expect(started).toEqual(['first', 'second']);
+		// A create for the contact arriving while the second holds it.
+		runs.push(withKeysHeld([key], third.task));
+		await settle();
+		expect(started).toEqual(['first', 'second']);
+
+		second.finish();
+		await settle();
+		expect(started).toEqual(['first', 'second', 'third']);
+		third.finish();
+		await expect(Promise.all(runs)).resolves.toEqual(['first', 'second', 'third']);
+	});
+
+	it('keeps nothing for a contact once its last create is done: a long-running n8n seeing many contacts does not grow', async () => {
+		setFlagsFromString('--expose-gc');
+		const collectGarbage = runInNewContext('gc') as () => void;
+		const contacts = 100_000;
+		const heapAfterGc = () => {
+			collectGarbage();
+			return process.memoryUsage().heapUsed;
+		};
+		await withKeysHeld(['email:warm@example.com'], async () => undefined);
+		const before = heapAfterGc();
+		for (let index = 0; index < contacts; index++) {
+			await withKeysHeld([`email:contato.${index}@example.com`], async () => undefined);
+		}
+		const grownBytes = heapAfterGc() - before;
+		// Kept entries would take well over 100 bytes per contact.
+		expect(grownBytes).toBeLessThan(contacts * 20);
+	});
+});
+
+describe('the contact lock of Skip If Exists, under a Stop', () => {
+	const leadsOf = (email: string) => sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));
+	const form = (email: string) => ({
+		resource: 'lead',
+		operation: 'create',
+		name: 'Paula Parada',
+		email,
+		options: { skipIfExists: true, lostLeadSearch: 1 },
+	});
+
+	it('a Stop while the lost lead is looked for, its search being retried past the window: the log names the contact, and the next form for it is created', async () => {
+		const email = 'paula.parada@example.com';
+		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'], pathPrefix: '/leads' });
+		// Once the create is lost, the service fails the searches for a while: the one search is retried, the window ends.
+		onRequest = (line) => {
+			if (line.startsWith('POST /api/v1/leads')) sandbox.control.injectFault({ kind: 'status', status: 503, count: 4, methods: ['GET'], pathPrefix: '/leads' });
+		};
+		// The run is n8n's own; its Stop is the cancel of the execution it runs (what the editor's Stop calls).
+		const original = WorkflowExecute.prototype.processRunExecutionData;
+		let running: { cancel(): void } | undefined;
+		const spy = jest.spyOn(WorkflowExecute.prototype, 'processRunExecutionData').mockImplementation(function (this: WorkflowExecute, ...args) {
+			const execution = original.apply(this, args);
+			running = execution;
+			return execution;
+		});
+		try {
+			const pending = runNode(form(email), connection);
+			// Stop while the search waits 2.4 s before its 5th attempt, the window over (the node's debug line says so).
+			const waiting = () => allLogLines.some((line) => line.includes('GET /leads failed (status 503); retry 4 in 2400 ms'));
+			for (let waited = 0; !waiting(); waited += 50) {
+				if (waited > 10_000) throw new Error('the search was not retried a 4th time');
+				await new Promise((resolve) => setTimeout(resolve, 50));
+			}
+			running?.cancel();
+			const run = await pending;
+			expect(run.logs.filter((line) => line.startsWith('[warn]')).join('\n')).toContain(
+				`Prospecting: the lead for ${email} may exist: its create's answer was lost and the execution was stopped while looking for it (1 searches)`,
+			);
+			expect(sandbox.control.requests().filter((request) => request.query.search === email)).toHaveLength(5);
+		} finally {
+			spy.mockRestore();
+		}
+		expect(leadsOf(email)).toEqual([]);
+
+		const next = await runNode(form(email), connection);
+		expect(next.items.map((item) => item.json.outcome)).toEqual(['created']);
+		expect(leadsOf(email)).toHaveLength(1);
+	}, 20_000);
+});
