@@ -71,19 +71,14 @@ const CHECK_BEFORE_AGAIN =
 export const description = writeOperationDescription('webhook', 'create', properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const name = requireValue.call(this, i, 'name', textValue.call(this, i, 'name', this.getNodeParameter('name', i, '')));
+	const name = requireValue.call(this, i, 'name', textValue.call(this, i, 'name', this.getNodeParameter('name', i)));
 	const url = requireValue.call(
 		this,
 		i,
 		'url',
-		textValue.call(this, i, 'url', this.getNodeParameter('url', i, ''), MAX_URL_LENGTH),
+		textValue.call(this, i, 'url', this.getNodeParameter('url', i), MAX_URL_LENGTH),
 	);
-	let parsed: URL | undefined;
-	try {
-		parsed = new URL(url);
-	} catch {
-		parsed = undefined;
-	}
+	const parsed = URL.canParse(url) ? new URL(url) : undefined;
 	if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
 		throw inputError(
 			this.getNode(),

@@ -1,0 +1,102 @@
+/**
+ * What Webhook Create tells its user: which addresses it takes, and after a lost answer, what the list of webhooks
+ * shows about the one this item may have created (its secret was in that answer and cannot be read again).
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { rememberListedBefore } from '../../nodes/Prospecting/actions/webhook/listedBefore';
+import { runNode } from './support';
+import { outcomeOf, runRetrying } from './reexecution';
+import { useSandbox } from '../support/sandbox';
+
+/** Called with each request the sandbox answers, as it answers it. */
+let onRequest: ((line: string) => void) | undefined;
+const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 3, routines: 1 }, log: (line) => onRequest?.(line) });
+afterEach(() => (onRequest = undefined));
+
+const description = (error: unknown) => String((error as { description?: unknown })?.description ?? '');
+const requests = (method: string) => sandbox.control.requests().filter((request) => request.method === method);
+
+const createWebhook = {
+	resource: 'webhook',
+	operation: 'create',
+	name: 'Vendas',
+	url: 'https://example.com/vendas',
+	events: ['prospection.won'],
+};
+
+describe('Webhook Create, the address it is given', () => {
+	it('a plain http:// address is taken, and the webhook created for it', async () => {
+		const run = await runNode({ ...createWebhook, url: 'http://example.com/vendas' }, connection);
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({ name: 'Vendas', url: 'http://example.com/vendas' });
+		expect(sandbox.control.webhooks().map((webhook) => webhook.url)).toEqual(['http://example.com/vendas']);
+	});
+
+	it.each(['ftp://example.com/vendas', 'example.com/vendas'])('"%s" is refused before anything is sent', async (url) => {
+		const run = await runNode({ ...createWebhook, url }, connection);
+		expect(run.error?.message).toBe(`url: "${url}" is not an http:// or https:// address (item 0)`);
+		expect(outcomeOf(run.error)).toBe('notSent');
+		expect(sandbox.control.requests()).toEqual([]);
+	});
+
+	it('a long refused address is quoted by its first 120 characters', async () => {
+		const url = `ftp://example.com/${'caminho/'.repeat(40)}`;
+		const run = await runNode({ ...createWebhook, url }, connection);
+		expect(run.error?.message).toBe(`url: "${url.slice(0, 120)}" is not an http:// or https:// address (item 0)`);
+	});
+});
+
+describe('Webhook Create, a lost answer and the list read after it', () => {
+	it('the list cannot be read after the lost answer: the item says whether the webhook was created is not known', async () => {
+		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
+		// The list read before sending is answered; the one read after the lost answer is moved elsewhere by a proxy.
+		onRequest = (line) => {
+			if (line.startsWith('POST /api/v1/webhooks')) {
+				sandbox.control.injectFault({ kind: 'redirect', status: 301, location: 'https://novo.example.com/api/v1/webhooks', count: 1, methods: ['GET'] });
+			}
+		};
+		const run = await runNode(createWebhook, connection);
+		expect(outcomeOf(run.error)).toBe('unknown');
+		expect(description(run.error)).toMatch(
+			/The webhook list could not be read \(GET \/webhooks was redirected \(301\).*\), so whether the webhook was created is not known\. Check with Webhook → Get Many before running this item again: a second webhook would double every delivery\./,
+		);
+		expect(requests('POST')).toHaveLength(1);
+		expect(sandbox.control.webhooks()).toHaveLength(1);
+	});
+
+	it('two new webhooks with the name and URL are listed after the lost answer: both are named, one of them being this item\'s', async () => {
+		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
+		// Two items with the same name and URL: the first's answer is lost, the second's webhook is created. n8n runs
+		// the node again (the first item's error item asks for it), and the first item's list then shows both.
+		const run = await runRetrying(createWebhook, connection, { continueOnFail: true, inputItems: [{}, {}] });
+		const [lost, created] = sandbox.control.webhooks();
+		expect(requests('POST')).toHaveLength(2);
+		expect(run.items[1]).toMatchObject({ id: created.id, name: 'Vendas' });
+		expect(String(run.items[0].description)).toContain(
+			`Webhooks ${lost.id}, ${created.id} with this name and URL were created since this item was sent (another workflow may create them too); one of them is this item's, and its secret cannot be read again. Check with Webhook → Get Many.`,
+		);
+	});
+
+	it('Retry On Fail after 20,000 other creates in this n8n (the list read before sending is no longer kept): the item says how to check, naming no webhook', async () => {
+		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
+		// Between the lost answer and n8n's next try, other executions of this process create webhooks: each keeps the
+		// list it read before sending, and past 20,000 of them the oldest, this item's, is let go.
+		onRequest = (line) => {
+			if (!line.startsWith('POST /api/v1/webhooks')) return;
+			for (let other = 0; other < 20_000; other++) {
+				const execution = { getExecutionId: () => `other-${other}`, getNode: () => ({ name: 'Prospecting' }) };
+				rememberListedBefore(execution as unknown as IExecuteFunctions, 0, []);
+			}
+		};
+		const run = await runRetrying(createWebhook, connection, { continueOnFail: true });
+		expect(sandbox.control.webhooks()).toHaveLength(1);
+		expect(requests('POST')).toHaveLength(1);
+		expect(String(run.items[0].error)).toBe(
+			'The webhook "Vendas" may have been created: an earlier try of this node sent it and its answer was lost',
+		);
+		expect(String(run.items[0].description)).toBe(
+			'It was not sent again. (item 0, POST /webhooks)\nIf it was created, its secret was in the lost answer and cannot be read again: delete it and create it once more. Check with Webhook → Get Many before running this item again: a second webhook would double every delivery.',
+		);
+	});
+});
