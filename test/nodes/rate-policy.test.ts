@@ -130,24 +130,6 @@ describe('rule 3: a window the service announced ends at its reset', () => {
 	});
 });
 
-describe('rule 3: and each next window a window after it', () => {
-	const known = figures({ resetAt: T - 130_000 });
-
-	it('counts only answers after the latest end, two windows after the reset here', () => {
-		// Ends at T - 130 s, T - 70 s, T - 10 s: answers before T - 10 s no longer count.
-		expect(readyAt({ ...known, answeredAt: [T - 11_000, T - 11_000, T - 10_000, T - 9_000] }, settings(), T)).toBe(T);
-		expect(readyAt({ ...known, answeredAt: [T - 11_000, T - 9_000, T - 8_000, T - 1000], inFlight: 0 }, settings(), T)).toBe(T + 50_000);
-	});
-
-	it('lets the first call after an end it worked out go alone until answered, then the rest of the pace', () => {
-		expect(readyAt({ ...known, answeredAt: [T - 11_000], inFlight: 1 }, settings(), T)).toBe(Infinity);
-		expect(readyAt({ ...known, answeredAt: [T - 11_000] }, settings(), T)).toBe(T);
-		expect(readyAt({ ...known, answeredAt: [T - 11_000, T - 9_000], inFlight: 1 }, settings(), T)).toBe(T);
-		// After an announced end that has passed, the pace goes at once.
-		expect(readyAt(figures({ resetAt: T - 10_000, answeredAt: [T - 11_000], inFlight: 2 }), settings(), T)).toBe(T);
-	});
-});
-
 describe('rule 10: until it knows where a window ends, one call more goes, alone', () => {
 	const spent = figures({ answeredAt: [T - 3000, T - 2000, T - 1000] });
 
@@ -158,7 +140,7 @@ describe('rule 10: until it knows where a window ends, one call more goes, alone
 		expect(readyAt({ ...spent, answeredAt: [T - 3000, T - 2000, T - 1000, T - 500] }, settings({ limit: 3 }), T)).toBe(T - 3000 + 60_000);
 	});
 
-	it('learns the end from a refusal: its reset, else its Retry-After, and then keeps to the pace', async () => {
+	it('learns the end from a refusal: the sooner of its reset and its Retry-After, and then keeps to the pace', async () => {
 		const budget = new RateBudget();
 		const s = settings({ limit: 100 });
 		budget.settle(await budget.acquire(s), { status: 429, retryAfterMs: 30_000 }, s, T);
@@ -166,8 +148,11 @@ describe('rule 10: until it knows where a window ends, one call more goes, alone
 		const other = new RateBudget();
 		other.settle(await other.acquire(s), { status: 429, retryAfterMs: 30_000, resetAt: T + 29_000 }, s, T);
 		expect(other.figures().resetAt).toBe(T + 29_000);
-		other.settle(undefined, { status: 200, retryAfterMs: 5000 }, s, T);
-		expect(other.figures().resetAt).toBe(T + 29_000);
+		// A reset in whole seconds up to a second late: Retry-After says sooner.
+		other.settle(undefined, { status: 429, retryAfterMs: 1000, resetAt: T + 31_000 }, s, T + 29_500);
+		expect(other.figures().resetAt).toBe(T + 30_500);
+		other.settle(undefined, { status: 200, retryAfterMs: 5000 }, s, T + 29_600);
+		expect(other.figures().resetAt).toBe(T + 30_500);
 		expect(readyAt({ ...budget.figures(), heldUntil: 0, answeredAt: [T, T, T] }, settings(), T + 1)).toBe(T + 30_000);
 	});
 });
@@ -354,14 +339,14 @@ describe('the edges of each rule', () => {
 
 	it('counts an answer at the passed reset itself as of the ended window, and one after it as of the new', () => {
 		expect(readyAt(figures({ answeredAt: [T - 10, T - 5, T - 5], resetAt: T - 10 }), s, T)).toBe(T);
-		// The window that ended at T - 11 holds the three answers; the next one ends a window after it.
-		expect(readyAt(figures({ answeredAt: [T - 10, T - 5, T - 5], resetAt: T - 11 }), s, T)).toBe(T - 11 + 60_000);
+		expect(readyAt(figures({ answeredAt: [T - 10, T - 5, T - 5], resetAt: T - 11 }), s, T)).toBe(T - 10 + 60_000);
 	});
 
 	it('paces nothing with the window at 0, even on answers stamped later than now', () => {
 		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5] }), settings({ windowMs: 0 }), T)).toBe(T);
 		expect(readyAt(paced({ answeredAt: [T + 5, T + 5, T + 5] }), s, T)).toBe(T + 5 + 60_000);
-		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5], resetAt: T }), s, T)).toBe(T + 60_000);
+		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5], resetAt: T }), s, T)).toBe(T + 5 + 60_000);
+		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5], resetAt: T + 6 }), s, T)).toBe(T + 6);
 	});
 
 	it('takes the credential window as the reset horizon where it is set, 60 s where it is 0', () => {

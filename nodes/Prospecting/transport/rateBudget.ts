@@ -87,9 +87,11 @@ export class RateBudget {
 		if (reservation) this.gotBack(now, settings);
 		if (answer.limit !== undefined && answer.limit > 0) this.announcedLimit = answer.limit;
 		if (answer.resetUnit !== undefined) this.resetUnit ??= answer.resetUnit;
-		// [3] Where the window ends: the reset, or on a 429 without one, Retry-After.
-		const endAt = answer.resetAt ?? (answer.status === 429 && answer.retryAfterMs !== undefined ? now + answer.retryAfterMs : undefined);
-		if (endAt !== undefined) this.resetAt = Math.max(this.resetAt, endAt);
+		// [3] Where the window ends: the reset, and on a 429 Retry-After where it says sooner (a reset in whole seconds
+		// may be up to a second late, and a call sent in that second is of the next window).
+		const retryAt = answer.status === 429 && answer.retryAfterMs !== undefined ? now + answer.retryAfterMs : Infinity;
+		const endAt = Math.min(answer.resetAt ?? Infinity, retryAt);
+		if (endAt < Infinity) this.resetAt = Math.max(this.resetAt, endAt);
 		if (answer.status !== 429) {
 			this.holdMs = 0;
 			// [2] Headers only make it more careful: nothing left in this window waits for its reset.

@@ -32,36 +32,25 @@ export function paceOf(settings: RateSettings, announcedLimit: number): number {
 }
 
 /**
- * [3] The latest window end at or before `now`: an announced reset that has passed, or a whole number of windows after
- * it (the spec's windows are fixed); -Infinity while none is known.
- */
-export function lastEndAt(resetAt: number, windowMs: number, now: number): number {
-	if (!(resetAt > 0) || resetAt > now || !(windowMs > 0)) return -Infinity;
-	return resetAt + Math.floor((now - resetAt) / windowMs) * windowMs;
-}
-
-/**
  * When the call at the head of the queue may go: `now`, a later time, or Infinity (when an answer comes).
  * [4] Held by a refusal or a spent window until its end; one call at a time after a refusal until one succeeds.
  * [1] Fewer than a pace of calls on their way or answered within a window's length, so no fixed window, whatever its
- * phase, holds more than a pace of them. [3] Answers before a window's end no longer count; after an end worked out,
- * not announced, one call goes alone until answered. [10] Until an end is known, one call more than the pace goes,
- * alone, so that the service's refusal of it tells where its windows end.
+ * phase, holds more than a pace of them. [3] Answers before a window's end that has passed are of the ended window.
+ * [10] Until a window's end is known, one call more than the pace goes, alone: the service's refusal of it tells where
+ * its windows end.
  */
 export function readyAt(figures: BudgetFigures, settings: RateSettings, now: number): number {
 	if (now < figures.heldUntil) return figures.heldUntil;
 	const pace = paceOf(settings, figures.announcedLimit);
-	const ended = lastEndAt(figures.resetAt, settings.windowMs, now);
-	const unconfirmed = ended > figures.resetAt && !figures.answeredAt.some((at) => at > ended);
-	if (figures.inFlight >= (figures.holdMs > 0 || unconfirmed ? 1 : pace)) return Infinity;
+	if (figures.inFlight >= (figures.holdMs > 0 ? 1 : pace)) return Infinity;
 	if (!(settings.windowMs > 0)) return now;
+	const ended = figures.resetAt <= now ? figures.resetAt : -Infinity;
 	const counted = figures.answeredAt.filter((at) => at > Math.max(now - settings.windowMs, ended));
 	const allowed = figures.resetAt > 0 || figures.inFlight > 0 ? pace : pace + 1;
 	const mustAgeOut = counted.length + figures.inFlight - allowed;
 	if (mustAgeOut < 0) return now;
 	const agedOut = counted[mustAgeOut] + settings.windowMs;
-	const nextEnd = figures.resetAt > now ? figures.resetAt : Number.isFinite(ended) ? ended + settings.windowMs : Infinity;
-	return Math.min(agedOut, nextEnd);
+	return figures.resetAt > now ? Math.min(agedOut, figures.resetAt) : agedOut;
 }
 
 /** What one answer says of the rate limit, its times read on this machine's clock, and its reset's unit. */
