@@ -17,9 +17,9 @@ import type { INode } from 'n8n-workflow';
 import {
 	errorFromNetwork,
 	errorFromStatus,
-	isNotSentError,
 	isResponseLostError,
 } from '../../nodes/Prospecting/transport/errors';
+import { outcomeOf } from '../../nodes/Prospecting/transport/outcome';
 import { executeWorkflow, PROSPECTING_NODE_TYPE } from '../../dev/harness';
 import { expectNoSecret, formPost, inLine, prospectingNamed, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
@@ -197,7 +197,7 @@ describe('Lead Create, never reached', () => {
 		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']) {
 			const error = errorFromNetwork(node, { ...write, code }, '', true);
 			expect(isResponseLostError(error)).toBe(false);
-			expect(isNotSentError(error)).toBe(true);
+			expect(outcomeOf(error)).toBe('notSent');
 		}
 	});
 });

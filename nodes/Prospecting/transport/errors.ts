@@ -311,11 +311,6 @@ export function errorFromWriteAnswer(
 	return withOutcome(error, 'unknown');
 }
 
-/** True when the error proves a write never reached the service, so sending it again cannot apply it twice. */
-export function isNotSentError(error: unknown): boolean {
-	return outcomeOf(error) === 'notSent';
-}
-
 /** True when the write's outcome is unknown: its answer was lost, or said nothing sure (it may have been applied). */
 export function isResponseLostError(error: unknown): boolean {
 	return outcomeOf(error) === 'unknown';

@@ -6,11 +6,11 @@ import type { ProspectingRequestOptions } from '../../transport';
 import {
 	accountKey,
 	asNodeError,
-	isNotSentError,
+	isNotSentCode,
 	isResponseLostError,
 	prospectingApiRequest,
 } from '../../transport';
-import { outcomeOf } from '../../transport/outcome';
+import { networkCode } from '../../transport/networkCode';
 import { cancelSignal, pause } from '../../transport/pause';
 import { writeOptions } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
@@ -177,13 +177,7 @@ export type LeadOutcome = 'created' | 'found';
  * refuses) would only wait or fail the same way again.
  */
 function isUnreachable(error: unknown): boolean {
-	// The rate limit's own error carries 429; the Base URL check raises a NodeOperationError before any call.
-	const { name, httpCode } = error as { name?: unknown; httpCode?: unknown };
-	return isNotSentError(error) && name === 'NodeApiError' && String(httpCode) !== '429';
-}
-
-function isUnknownOutcome(error: unknown): boolean {
-	return outcomeOf(error) === 'unknown' || isResponseLostError(error);
+	return isNotSentCode(networkCode(error));
 }
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
@@ -280,7 +274,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 					await pause(NOT_SENT_PAUSE_MS, cancelSignal(this));
 					continue;
 				}
-				if (!isUnknownOutcome(error)) throw asNodeError(node, error);
+				if (!isResponseLostError(error)) throw asNodeError(node, error);
 				// The service has no duplicate protection: look for the lead long enough for a slow commit to show,
 				// taking only one created since this send (an older lead with the contact is not this one).
 				const earliest = () => clock.earliestCreatedAt(sentAt);
