@@ -130,11 +130,52 @@ describe('rule 3: a window the service announced ends at its reset', () => {
 	});
 });
 
-describe('rule 10: until it knows where a window ends, one call more goes, alone', () => {
+describe('rule 3: the first call sent within a window after the last end', () => {
+	const s = settings({ limit: 100, windowMs: 60_000 });
+	const learnt = async () => {
+		const budget = new RateBudget();
+		budget.settle(await budget.acquire(s), { status: 429, retryAfterMs: 30_000 }, s, T);
+		return budget;
+	};
+
+	it('tells the next end: at most a window after its answer, since its window began before it arrived', async () => {
+		const budget = await learnt();
+		budget.settle({ at: T + 90_000 }, { status: 200 }, s, T + 90_100);
+		expect(budget.figures().resetAt).toBe(T + 150_100);
+		// Later answers in that window move it no more: their calls went before the new end.
+		budget.settle({ at: T + 90_050 }, { status: 200 }, s, T + 91_000);
+		expect(budget.figures().resetAt).toBe(T + 150_100);
+	});
+
+	it('tells nothing when sent more than a window after it (the budget lost the step), before it, or with no end known', async () => {
+		const late = await learnt();
+		late.settle({ at: T + 90_001 }, { status: 200 }, s, T + 90_100);
+		expect(late.figures().resetAt).toBe(T + 30_000);
+		const early = await learnt();
+		early.settle({ at: T + 29_999 }, { status: 200 }, s, T + 30_100);
+		expect(early.figures().resetAt).toBe(T + 30_000);
+		const fresh = new RateBudget();
+		fresh.settle({ at: T }, { status: 200 }, s, T + 100);
+		expect(fresh.figures().resetAt).toBe(0);
+		const noWindow = await learnt();
+		noWindow.settle({ at: T + 30_000 }, { status: 200 }, settings({ windowMs: 0 }), T + 30_100);
+		expect(noWindow.figures().resetAt).toBe(T + 30_000);
+	});
+
+	it('takes an announced reset where it is sooner', async () => {
+		const budget = await learnt();
+		budget.settle({ at: T + 30_000 }, { status: 200, resetAt: T + 80_000 }, s, T + 30_100);
+		expect(budget.figures().resetAt).toBe(T + 80_000);
+	});
+});
+
+describe('rule 10: while no window end is ahead, one call more goes, alone', () => {
 	const spent = figures({ answeredAt: [T - 3000, T - 2000, T - 1000] });
 
-	it('lets one call beyond the pace go when nothing is on its way and no end is known', () => {
+	it('lets one call beyond the pace go when nothing is on its way and no end is ahead', () => {
 		expect(readyAt(spent, settings(), T)).toBe(T);
+		expect(readyAt({ ...spent, resetAt: T - 5000 }, settings(), T)).toBe(T);
+		expect(readyAt({ ...spent, resetAt: T + 5000 }, settings(), T)).toBe(T + 5000);
 		// With a call on its way the pace holds as ever: the next goes when an answer is a window old.
 		expect(readyAt({ ...spent, inFlight: 1 }, settings(), T)).toBe(T - 2000 + 60_000);
 		expect(readyAt({ ...spent, answeredAt: [T - 3000, T - 2000, T - 1000, T - 500] }, settings({ limit: 3 }), T)).toBe(T - 3000 + 60_000);
@@ -205,6 +246,18 @@ describe('the budget', () => {
 		budget.settle(call, { status: 200, remaining: 0, resetAt: T + 7000 }, s, T);
 		expect(budget.heldForMs(T)).toBe(7000);
 		expect(budget.figures()).toMatchObject({ resetAt: T + 7000, holdMs: 0, inFlight: 0, answeredAt: [T] });
+	});
+
+	it('holds no longer than a window after that answer: its call went in the window it speaks of', async () => {
+		const budget = new RateBudget();
+		const short = settings({ limit: 100, windowMs: 5000 });
+		budget.settle(await budget.acquire(short), { status: 200, remaining: 0, resetAt: T + 6000 }, short, T);
+		expect(budget.heldForMs(T)).toBe(5000);
+		budget.settle(undefined, { status: 200, remaining: 0, resetAt: T + 4000 }, short, T);
+		expect(budget.heldForMs(T)).toBe(5000);
+		const unknownWindow = new RateBudget();
+		unknownWindow.settle(undefined, { status: 200, remaining: 0, resetAt: T + 6000 }, settings({ windowMs: 0 }), T);
+		expect(unknownWindow.heldForMs(T)).toBe(6000);
 	});
 
 	it('decides the reset unit once: later answers are read in it', async () => {
@@ -339,13 +392,15 @@ describe('the edges of each rule', () => {
 
 	it('counts an answer at the passed reset itself as of the ended window, and one after it as of the new', () => {
 		expect(readyAt(figures({ answeredAt: [T - 10, T - 5, T - 5], resetAt: T - 10 }), s, T)).toBe(T);
-		expect(readyAt(figures({ answeredAt: [T - 10, T - 5, T - 5], resetAt: T - 11 }), s, T)).toBe(T - 10 + 60_000);
+		// All three count: no end is ahead, so a fourth goes only alone, to learn where the window ends (rule 10).
+		expect(readyAt(figures({ answeredAt: [T - 10, T - 5, T - 5], resetAt: T - 11, inFlight: 1 }), s, T)).toBe(T - 5 + 60_000);
+		expect(readyAt(figures({ answeredAt: [T - 10, T - 5, T - 5], resetAt: T - 11 }), s, T)).toBe(T);
 	});
 
 	it('paces nothing with the window at 0, even on answers stamped later than now', () => {
 		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5] }), settings({ windowMs: 0 }), T)).toBe(T);
 		expect(readyAt(paced({ answeredAt: [T + 5, T + 5, T + 5] }), s, T)).toBe(T + 5 + 60_000);
-		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5], resetAt: T }), s, T)).toBe(T + 5 + 60_000);
+		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5], resetAt: T, inFlight: 1 }), s, T)).toBe(T + 5 + 60_000);
 		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5], resetAt: T + 6 }), s, T)).toBe(T + 6);
 	});
 

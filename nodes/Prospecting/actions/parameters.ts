@@ -239,18 +239,8 @@ export function maxRateLimitWait(
 	options: IDataObject,
 ): { maxRateLimitWaitSeconds: number; deadlineAt?: number } {
 	const asTool = isToolForm.call(this);
-	const value = options.maxRateLimitWait;
-	const number = numberOf(value);
 	const fallback = asTool ? TOOL_MAX_RATE_LIMIT_WAIT_SECONDS : DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS;
-	if (number !== undefined && (!Number.isFinite(number) || number < 0)) {
-		throw inputError(
-			this.getNode(),
-			i,
-			'options.maxRateLimitWait',
-			`expected seconds (0 or more), got ${describeValue(value)}`,
-		);
-	}
-	const seconds = number ?? fallback;
+	const seconds = secondsOption.call(this, i, options, 'maxRateLimitWait', fallback);
 	return asTool ? { maxRateLimitWaitSeconds: seconds, deadlineAt: Date.now() + seconds * 1000 } : { maxRateLimitWaitSeconds: seconds };
 }
 

@@ -87,15 +87,21 @@ export class RateBudget {
 		if (reservation) this.gotBack(now, settings);
 		if (answer.limit !== undefined && answer.limit > 0) this.announcedLimit = answer.limit;
 		if (answer.resetUnit !== undefined) this.resetUnit ??= answer.resetUnit;
-		// [3] Where the window ends: the reset, and on a 429 Retry-After where it says sooner (a reset in whole seconds
-		// may be up to a second late, and a call sent in that second is of the next window).
+		// [3] Where the window ends: the reset; on a 429 Retry-After where it says sooner (a reset in whole seconds may be
+		// up to a second late, and a call sent in that second is of the next window); for the first call sent within a
+		// window after the last end, at most a window after its answer (its window began before it arrived).
 		const retryAt = answer.status === 429 && answer.retryAfterMs !== undefined ? now + answer.retryAfterMs : Infinity;
-		const endAt = Math.min(answer.resetAt ?? Infinity, retryAt);
+		const sinceEnd = reservation ? reservation.at - this.resetAt : -1;
+		const window = settings.windowMs;
+		const nextEndAt = this.resetAt > 0 && sinceEnd >= 0 && sinceEnd <= window && window > 0 ? now + window : Infinity;
+		const endAt = Math.min(answer.resetAt ?? Infinity, retryAt, nextEndAt);
 		if (endAt < Infinity) this.resetAt = Math.max(this.resetAt, endAt);
 		if (answer.status !== 429) {
 			this.holdMs = 0;
-			// [2] Headers only make it more careful: nothing left in this window waits for its reset.
-			if (answer.remaining === 0 && answer.resetAt !== undefined) this.heldUntil = Math.max(this.heldUntil, answer.resetAt);
+			// [2] Headers only make it more careful: nothing left in this window waits for its reset, or a window after this
+			// answer where sooner (its call went in that window; a reset in whole seconds may be up to a second late).
+			const windowAfter = settings.windowMs > 0 ? now + settings.windowMs : Infinity;
+			if (answer.remaining === 0 && answer.resetAt !== undefined) this.heldUntil = Math.max(this.heldUntil, Math.min(answer.resetAt, windowAfter));
 		} else {
 			// [4] Doubled when the refused call went after the key's last refusal, not for calls already on their way.
 			const sentAfterLast = reservation !== undefined && reservation.at >= this.heldUntil - this.holdMs;

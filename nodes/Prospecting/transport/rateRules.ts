@@ -36,8 +36,8 @@ export function paceOf(settings: RateSettings, announcedLimit: number): number {
  * [4] Held by a refusal or a spent window until its end; one call at a time after a refusal until one succeeds.
  * [1] Fewer than a pace of calls on their way or answered within a window's length, so no fixed window, whatever its
  * phase, holds more than a pace of them. [3] Answers before a window's end that has passed are of the ended window.
- * [10] Until a window's end is known, one call more than the pace goes, alone: the service's refusal of it tells where
- * its windows end.
+ * [10] While no window's end is ahead, one call more than the pace goes, alone: the service's refusal of it tells
+ * where its windows end.
  */
 export function readyAt(figures: BudgetFigures, settings: RateSettings, now: number): number {
 	if (now < figures.heldUntil) return figures.heldUntil;
@@ -46,7 +46,7 @@ export function readyAt(figures: BudgetFigures, settings: RateSettings, now: num
 	if (!(settings.windowMs > 0)) return now;
 	const ended = figures.resetAt <= now ? figures.resetAt : -Infinity;
 	const counted = figures.answeredAt.filter((at) => at > Math.max(now - settings.windowMs, ended));
-	const allowed = figures.resetAt > 0 || figures.inFlight > 0 ? pace : pace + 1;
+	const allowed = figures.resetAt > now || figures.inFlight > 0 ? pace : pace + 1;
 	const mustAgeOut = counted.length + figures.inFlight - allowed;
 	if (mustAgeOut < 0) return now;
 	const agedOut = counted[mustAgeOut] + settings.windowMs;
