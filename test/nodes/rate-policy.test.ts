@@ -8,6 +8,7 @@ import { cancelSignal, leaveIfCancelled, pause } from '../../nodes/Prospecting/t
 import { RateBudget, budgetCount, callKind, getBudget, rateSettings, resetBudgets, RateWaitTooLong } from '../../nodes/Prospecting/transport/rateBudget';
 import {
 	DATE_RESOLUTION_MS,
+	IN_STEP_MS,
 	MIN_HOLD_MS,
 	UNKNOWN_WINDOW_HOLD_MS,
 	holdAfterRefusal,
@@ -29,6 +30,7 @@ const figures = (more: Partial<BudgetFigures> = {}): BudgetFigures => ({
 	holdMs: 0,
 	resetAt: 0,
 	announcedLimit: Infinity,
+	inStepUntil: 0,
 	...more,
 });
 const httpDate = (ms: number) => new Date(ms).toUTCString();
@@ -130,7 +132,7 @@ describe('rule 3: a window the service announced ends at its reset', () => {
 	});
 });
 
-describe('rule 3: the first call sent within a window after the last end', () => {
+describe('rule 10: the first call sent as a window began keeps the budget in step', () => {
 	const s = settings({ limit: 100, windowMs: 60_000 });
 	const learnt = async () => {
 		const budget = new RateBudget();
@@ -138,34 +140,36 @@ describe('rule 3: the first call sent within a window after the last end', () =>
 		return budget;
 	};
 
-	it('tells the next end: at most a window after its answer, since its window began before it arrived', async () => {
+	it('until a window after its answer (its window began before it arrived), and so on from each such end', async () => {
 		const budget = await learnt();
-		budget.settle({ at: T + 90_000 }, { status: 200 }, s, T + 90_100);
-		expect(budget.figures().resetAt).toBe(T + 150_100);
-		// Later answers in that window move it no more: their calls went before the new end.
-		budget.settle({ at: T + 90_050 }, { status: 200 }, s, T + 91_000);
-		expect(budget.figures().resetAt).toBe(T + 150_100);
+		budget.settle({ at: T + 30_000 + IN_STEP_MS }, { status: 200 }, s, T + 32_100);
+		expect(IN_STEP_MS).toBe(2000);
+		expect(budget.figures()).toMatchObject({ resetAt: T + 30_000, inStepUntil: T + 92_100 });
+		// Later answers in that window move it no more: their calls went before its end.
+		budget.settle({ at: T + 32_050 }, { status: 200 }, s, T + 33_000);
+		expect(budget.figures().inStepUntil).toBe(T + 92_100);
+		budget.settle({ at: T + 92_200 }, { status: 200 }, s, T + 92_300);
+		expect(budget.figures().inStepUntil).toBe(T + 152_300);
 	});
 
-	it('tells nothing when sent more than a window after it (the budget lost the step), before it, or with no end known', async () => {
+	it('not for a call sent later than that (it may follow a pause), before the end, or with no end known', async () => {
 		const late = await learnt();
-		late.settle({ at: T + 90_001 }, { status: 200 }, s, T + 90_100);
-		expect(late.figures().resetAt).toBe(T + 30_000);
+		late.settle({ at: T + 30_000 + IN_STEP_MS + 1 }, { status: 200 }, s, T + 32_100);
+		expect(late.figures().inStepUntil).toBe(0);
 		const early = await learnt();
 		early.settle({ at: T + 29_999 }, { status: 200 }, s, T + 30_100);
-		expect(early.figures().resetAt).toBe(T + 30_000);
+		expect(early.figures().inStepUntil).toBe(0);
 		const fresh = new RateBudget();
 		fresh.settle({ at: T }, { status: 200 }, s, T + 100);
-		expect(fresh.figures().resetAt).toBe(0);
-		const noWindow = await learnt();
-		noWindow.settle({ at: T + 30_000 }, { status: 200 }, settings({ windowMs: 0 }), T + 30_100);
-		expect(noWindow.figures().resetAt).toBe(T + 30_000);
+		expect(fresh.figures().inStepUntil).toBe(0);
 	});
 
-	it('takes an announced reset where it is sooner', async () => {
-		const budget = await learnt();
-		budget.settle({ at: T + 30_000 }, { status: 200, resetAt: T + 80_000 }, s, T + 30_100);
-		expect(budget.figures().resetAt).toBe(T + 80_000);
+	it('counts every answer of its window still: an end it keeps step by is not a reset', () => {
+		const inStep = figures({ answeredAt: [T - 1000, T - 500, T - 100], resetAt: T - 60_000, inStepUntil: T + 5000 });
+		expect(readyAt(inStep, settings(), T)).toBe(T - 1000 + 60_000);
+		expect(readyAt({ ...inStep, inStepUntil: T - 2000, inFlight: 1 }, settings(), T)).toBe(T - 500 + 60_000);
+		// Out of step, the one call more that learns the window goes.
+		expect(readyAt({ ...inStep, inStepUntil: T - 2000 }, settings(), T)).toBe(T);
 	});
 });
 
@@ -246,6 +250,15 @@ describe('the budget', () => {
 		budget.settle(call, { status: 200, remaining: 0, resetAt: T + 7000 }, s, T);
 		expect(budget.heldForMs(T)).toBe(7000);
 		expect(budget.figures()).toMatchObject({ resetAt: T + 7000, holdMs: 0, inFlight: 0, answeredAt: [T] });
+	});
+
+	it('holds nothing where its own pace is spent: that waits until its oldest call is a window old', async () => {
+		const budget = new RateBudget();
+		const two = settings({ limit: 2, windowMs: 5000 });
+		budget.settle(await budget.acquire(two), { status: 200, remaining: 1, resetAt: T + 5900 }, two, T + 100);
+		budget.settle(await budget.acquire(two), { status: 200, remaining: 0, resetAt: T + 5900 }, two, T + 200);
+		expect(budget.heldForMs(T + 200)).toBe(0);
+		expect(readyAt(budget.figures(), two, T + 200)).toBe(T + 5100);
 	});
 
 	it('holds no longer than a window after that answer: its call went in the window it speaks of', async () => {
@@ -437,7 +450,7 @@ describe('the edges of each rule', () => {
 		budget.settle(undefined, { status: 200, limit: 0 }, s, T);
 		budget.settle(undefined, { status: 200, remaining: 5, resetAt: T + 4000 }, s, T);
 		budget.settle(undefined, { status: 200, remaining: 0 }, s, T);
-		expect(budget.figures()).toEqual({ inFlight: 0, answeredAt: [], heldUntil: 0, holdMs: 0, resetAt: T + 5000, announcedLimit: 40 });
+		expect(budget.figures()).toEqual({ inFlight: 0, answeredAt: [], heldUntil: 0, holdMs: 0, resetAt: T + 5000, announcedLimit: 40, inStepUntil: 0 });
 		budget.settle(undefined, { status: 429, retryAfterMs: 2000 }, s, T);
 		expect(budget.heldForMs(T)).toBe(2000);
 		expect(budget.figures().answeredAt).toEqual([]);

@@ -175,8 +175,8 @@ describe('a service that sends its rate headers only with a 429, windows aligned
 		try {
 			resetBudgets();
 			for (const prefix of ['phase', 'after-a-pause']) {
-				// The second spike comes after the first one's last window has ended, in the same process, before its budget
-				// is dropped for idleness (three windows): what the budget learnt of the phase may be out of step by then.
+				// The second spike comes after a pause of a window or more, in the same process, mostly before its budget is
+				// dropped for idleness (three windows): what the budget learnt of the phase may be out of step by then.
 				if (prefix !== 'phase') await new Promise((resolve) => setTimeout(resolve, windowMs));
 				await partWayIntoAWindow(windowSeconds);
 				const from = sandbox.control.requests().length;

@@ -1,6 +1,6 @@
 import { budgetKey } from './account';
 import { leaveIfCancelled, pause } from './pause';
-import { holdAfterRefusal, readyAt, type BudgetFigures, type RateAnswer, type RateSettings, type ResetUnit } from './rateRules';
+import { IN_STEP_MS, holdAfterRefusal, readyAt, type BudgetFigures, type RateAnswer, type RateSettings, type ResetUnit } from './rateRules';
 
 export type CallKind = 'read' | 'write';
 
@@ -32,13 +32,15 @@ export class RateBudget {
 	private heldUntil = 0;
 	private holdMs = 0;
 	private resetAt = 0;
+	/** [10] Until when the calls keep in step with the service's windows (the first call after each end keeps it). */
+	private inStepUntil = 0;
 	private announcedLimit = Infinity;
 	/** [2] The reset's unit, decided by the first answer that shows it. */
 	private resetUnit?: ResetUnit;
 
 	figures = (): BudgetFigures => {
-		const { inFlight, answeredAt, heldUntil, holdMs, resetAt, announcedLimit } = this;
-		return { inFlight, answeredAt: [...answeredAt], heldUntil, holdMs, resetAt, announcedLimit };
+		const { inFlight, answeredAt, heldUntil, holdMs, resetAt, announcedLimit, inStepUntil } = this;
+		return { inFlight, answeredAt: [...answeredAt], heldUntil, holdMs, resetAt, announcedLimit, inStepUntil };
 	};
 
 	/** [2] The unit to read this budget's resets in: the credential's, or in auto the one decided. */
@@ -87,21 +89,24 @@ export class RateBudget {
 		if (reservation) this.gotBack(now, settings);
 		if (answer.limit !== undefined && answer.limit > 0) this.announcedLimit = answer.limit;
 		if (answer.resetUnit !== undefined) this.resetUnit ??= answer.resetUnit;
+		// [10] The first call sent as a window began keeps the budget in step: the window it went in began before it
+		// arrived, so it ends at most a window after its answer.
+		const lastEnd = Math.max(this.resetAt, this.inStepUntil);
+		const sinceEnd = reservation ? reservation.at - lastEnd : -1;
+		if (lastEnd > 0 && sinceEnd >= 0 && sinceEnd <= IN_STEP_MS) this.inStepUntil = now + settings.windowMs;
 		// [3] Where the window ends: the reset; on a 429 Retry-After where it says sooner (a reset in whole seconds may be
-		// up to a second late, and a call sent in that second is of the next window); for the first call sent within a
-		// window after the last end, at most a window after its answer (its window began before it arrived).
+		// up to a second late, and a call sent in that second is of the next window).
 		const retryAt = answer.status === 429 && answer.retryAfterMs !== undefined ? now + answer.retryAfterMs : Infinity;
-		const sinceEnd = reservation ? reservation.at - this.resetAt : -1;
-		const window = settings.windowMs;
-		const nextEndAt = this.resetAt > 0 && sinceEnd >= 0 && sinceEnd <= window && window > 0 ? now + window : Infinity;
-		const endAt = Math.min(answer.resetAt ?? Infinity, retryAt, nextEndAt);
+		const endAt = Math.min(answer.resetAt ?? Infinity, retryAt);
 		if (endAt < Infinity) this.resetAt = Math.max(this.resetAt, endAt);
 		if (answer.status !== 429) {
 			this.holdMs = 0;
-			// [2] Headers only make it more careful: nothing left in this window waits for its reset, or a window after this
-			// answer where sooner (its call went in that window; a reset in whole seconds may be up to a second late).
+			// [2] Headers only make it more careful: where the pace would let a call go, nothing left in this window waits
+			// for its reset, or a window after this answer where sooner (its call went in that window; a reset in whole
+			// seconds may be up to a second late). A spent pace already waits until its oldest call's window has ended.
 			const windowAfter = settings.windowMs > 0 ? now + settings.windowMs : Infinity;
-			if (answer.remaining === 0 && answer.resetAt !== undefined) this.heldUntil = Math.max(this.heldUntil, Math.min(answer.resetAt, windowAfter));
+			const paceWouldGo = readyAt(this.figures(), settings, now) <= now;
+			if (answer.remaining === 0 && answer.resetAt !== undefined && paceWouldGo) this.heldUntil = Math.max(this.heldUntil, Math.min(answer.resetAt, windowAfter));
 		} else {
 			// [4] Doubled when the refused call went after the key's last refusal, not for calls already on their way.
 			const sentAfterLast = reservation !== undefined && reservation.at >= this.heldUntil - this.holdMs;

@@ -13,16 +13,23 @@ type Unit = 'epochSeconds' | 'epochMs' | 'secondsFromNow';
 
 /**
  * What a budget knows: its calls in flight, when its latest answers came (oldest first), when its hold ends, the last
- * refusal's hold (0 once a call succeeded), the latest window end announced (0: none) and X-RateLimit-Limit.
+ * refusal's hold (0 once a call succeeded), the latest window end announced (0: none), X-RateLimit-Limit, and until
+ * when its calls are known to keep in step with the service's windows (0: never).
  */
 export interface BudgetFigures {
 	inFlight: number; answeredAt: number[]; heldUntil: number; holdMs: number; resetAt: number; announcedLimit: number;
+	inStepUntil: number;
 }
 
 /** HTTP dates (Date, Retry-After, a reset as a date) come in whole seconds. */
 export const DATE_RESOLUTION_MS = 1000;
 /** [4] A 429 without Retry-After or a reset where the window is set to 0 holds the key this long. */
 export const UNKNOWN_WINDOW_HOLD_MS = 60_000;
+/**
+ * [10] A call sent this soon after a window's end went as the next window began: the calls held for the end go at
+ * once (a 429's hold, in whole seconds, ends up to a second after it). One sent later may follow a pause.
+ */
+export const IN_STEP_MS = 2 * DATE_RESOLUTION_MS;
 /** [4] The shortest hold after a 429 (the spec's Retry-After counts whole seconds), so a refused key never spins. */
 export const MIN_HOLD_MS = 1000;
 
@@ -36,8 +43,8 @@ export function paceOf(settings: RateSettings, announcedLimit: number): number {
  * [4] Held by a refusal or a spent window until its end; one call at a time after a refusal until one succeeds.
  * [1] Fewer than a pace of calls on their way or answered within a window's length, so no fixed window, whatever its
  * phase, holds more than a pace of them. [3] Answers before a window's end that has passed are of the ended window.
- * [10] While no window's end is ahead, one call more than the pace goes, alone: the service's refusal of it tells
- * where its windows end.
+ * [10] While no window's end is ahead and the budget is not in step, one call more than the pace goes, alone: the
+ * service's refusal of it tells where its windows end.
  */
 export function readyAt(figures: BudgetFigures, settings: RateSettings, now: number): number {
 	if (now < figures.heldUntil) return figures.heldUntil;
@@ -46,7 +53,7 @@ export function readyAt(figures: BudgetFigures, settings: RateSettings, now: num
 	if (!(settings.windowMs > 0)) return now;
 	const ended = figures.resetAt <= now ? figures.resetAt : -Infinity;
 	const counted = figures.answeredAt.filter((at) => at > Math.max(now - settings.windowMs, ended));
-	const allowed = figures.resetAt > now || figures.inFlight > 0 ? pace : pace + 1;
+	const allowed = Math.max(figures.resetAt, figures.inStepUntil) > now || figures.inFlight > 0 ? pace : pace + 1;
 	const mustAgeOut = counted.length + figures.inFlight - allowed;
 	if (mustAgeOut < 0) return now;
 	const agedOut = counted[mustAgeOut] + settings.windowMs;
