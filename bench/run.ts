@@ -60,12 +60,11 @@ async function withSandbox<T>(options: SandboxProcessOptions, work: (sandbox: Sa
 async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
 	// --real-window: the walk and the bulk create only, at the service's own window length.
-	const sizes: BenchConfig = args.realWindow
+	const config: BenchConfig = args.realWindow
 		? { ...(args.quick ? QUICK : FULL), windowSeconds: FULL.realWindowSeconds }
 		: args.quick
 			? QUICK
 			: FULL;
-	const config: BenchConfig = args.windowsBeginClock ? { ...sizes, windowsBegin: 'clock' } : sizes;
 	if (args.realWindow) {
 		args.only = new Set(['walk', 'bulk']);
 		args.skipN8n = true;

@@ -17,8 +17,6 @@ export interface BenchArgs {
 	rateHeaders: 'always' | 'on-429';
 	/** The sandbox's windows aligned to the clock, so a figure begins part-way through one. */
 	clockWindows: boolean;
-	/** The credential's Windows Begin set to On the Clock. */
-	windowsBeginClock: boolean;
 	/** Where a partial run is kept; bench/tmp/ when absent. */
 	out?: string;
 }
@@ -35,7 +33,6 @@ export function parseArgs(argv: string[]): BenchArgs {
 		withN8n: false,
 		rateHeaders: 'always',
 		clockWindows: false,
-		windowsBeginClock: false,
 	};
 	for (const arg of argv) {
 		if (arg === '--quick') args.quick = true;
@@ -44,7 +41,6 @@ export function parseArgs(argv: string[]): BenchArgs {
 		else if (arg === '--real-window') args.realWindow = true;
 		else if (arg === '--with-n8n') args.withN8n = true;
 		else if (arg === '--clock-windows') args.clockWindows = true;
-		else if (arg === '--windows-begin=clock') args.windowsBeginClock = true;
 		else if (arg.startsWith('--rate-headers=')) {
 			const mode = arg.slice('--rate-headers='.length);
 			if (mode !== 'always' && mode !== 'on-429') throw new Error('--rate-headers takes always or on-429');
@@ -68,7 +64,6 @@ export function parseArgs(argv: string[]): BenchArgs {
 					'  --write-md  also write the detailed table into BENCHMARKS.md (a full run refreshes only its summary)',
 					'  --rate-headers=on-429  the sandbox sends X-RateLimit-* on 429 answers only (default: always, every answer)',
 					'  --clock-windows        the sandbox\'s windows aligned to the clock (default: opened by the first call)',
-					'  --windows-begin=clock  the credential says windows begin on the clock (default: anywhere)',
 					'  --out=file  where a partial run is written (default bench/tmp/results.partial.json)',
 					"  --real-window  only the walk and the bulk create, at the service's real 60 s window (about 7 minutes);",
 					'              writes bench/results/results.real-window.json (its table in BENCHMARKS.md with --write-md)',

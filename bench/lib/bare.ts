@@ -18,7 +18,7 @@ export interface BareWalkResult {
 	statuses: Record<string, number>;
 }
 
-function leadsUrl(baseUrl: string, apiKey: string, query: Record<string, string | number>): string {
+export function leadsUrl(baseUrl: string, apiKey: string, query: Record<string, string | number>): string {
 	const url = new URL(`${baseUrl}/api/v1/leads`);
 	url.searchParams.set('apiKey', apiKey);
 	for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));

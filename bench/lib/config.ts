@@ -22,8 +22,6 @@ export interface BenchConfig {
 	loadConnections: number;
 	/** The real service's window, for the alternative run at real proportions. */
 	realWindowSeconds: number;
-	/** The credential's Windows Begin; the node's default (anywhere) when absent. */
-	windowsBegin?: 'anywhere' | 'clock';
 }
 
 export const FULL: BenchConfig = {

@@ -35,7 +35,6 @@ export async function freshRateLimitedSandbox(sandbox: SandboxProcess, config: B
 			readsPerWindow: config.readLimit,
 			writesPerWindow: config.writeLimit,
 			rateLimitWindowSeconds: config.windowSeconds,
-			...(config.windowsBegin ? { rateLimitWindowStart: config.windowsBegin } : {}),
 		},
 		from: await sandbox.requestCount(),
 	};

@@ -10,7 +10,9 @@ export interface CaseOptions {
 	double?: number;
 	rateHeaders?: 'always' | 'on-429';
 	clockWindows?: boolean;
-	windowsBeginClock?: boolean;
+	realWindow?: boolean;
+	otherClient?: number;
+	processesUnstated?: boolean;
 	concurrencyLimit?: number;
 	nodeOptions?: string;
 }
@@ -21,7 +23,9 @@ export function spikeCaseName(options: CaseOptions): string {
 		`${options.deployments.join('+')}-${[...new Set(options.posts)].join('+')}`,
 		options.rateHeaders === 'on-429' ? 'on-429' : '',
 		options.clockWindows ? 'clock-windows' : '',
-		options.windowsBeginClock ? 'on-the-clock' : '',
+		options.realWindow ? 'window-60' : '',
+		options.otherClient ? `other-${options.otherClient}` : '',
+		options.processesUnstated ? 'processes-unstated' : '',
 		options.concurrencyLimit !== undefined ? `limit-${options.concurrencyLimit}` : '',
 		heap ? `heap-${heap}` : '',
 		options.double && options.deployments.includes('single') ? `double-${options.double}` : '',

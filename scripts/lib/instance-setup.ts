@@ -34,7 +34,6 @@ export async function ensureCredential(
 		writesPerWindow?: number;
 		rateLimitWindowSeconds?: number;
 		clientsSharingKey?: number;
-		rateLimitWindowStart?: 'anywhere' | 'clock';
 	},
 	name = CREDENTIAL_NAME,
 ): Promise<{ id: string; name: string; type: string }> {

@@ -26,7 +26,9 @@ function spikeOptions(line: string, deployments: string[]): CaseOptions {
 		else if (name === '--double') options.double = Number(value);
 		else if (name === '--rate-headers') options.rateHeaders = value as CaseOptions['rateHeaders'];
 		else if (name === '--clock-windows') options.clockWindows = true;
-		else if (name === '--windows-begin') options.windowsBeginClock = value === 'clock';
+		else if (name === '--real-window') options.realWindow = true;
+		else if (name === '--other-client') options.otherClient = Number(value);
+		else if (name === '--processes-unstated') options.processesUnstated = true;
 		else if (name === '--concurrency-limit') options.concurrencyLimit = Number(value);
 		else if (name === '--node-options') options.nodeOptions = value;
 	}
