@@ -124,7 +124,8 @@ describe('rule 2: headers only make it more careful', () => {
 
 describe('rule 3: a window the service announced ends at its reset', () => {
 	it('counts no answer from before a reset that has passed, and resumes at the reset when that comes first', () => {
-		const spent = figures({ answeredAt: [T - 3000, T - 2000, T - 1000], resetAt: T + 5000 });
+		// In step (no learning call), so the reset alone decides.
+		const spent = figures({ answeredAt: [T - 3000, T - 2000, T - 1000], resetAt: T + 5000, inStepUntil: T + 50_000 });
 		expect(readyAt(spent, settings(), T)).toBe(T + 5000);
 		expect(readyAt(spent, settings(), T + 5000)).toBe(T + 5000);
 		expect(readyAt({ ...spent, answeredAt: [T - 3000, T - 2000, T + 5000] }, settings(), T + 5000)).toBe(T + 5000);
