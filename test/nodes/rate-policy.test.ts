@@ -288,7 +288,7 @@ describe('the budget', () => {
 		const small = settings({ limit: 2 });
 		for (let i = 0; i < 5; i++) budget.settle(await budget.acquire(settings({ limit: 5 })), { status: 200 }, small, T + i);
 		expect(budget.figures().answeredAt).toEqual([T + 2, T + 3, T + 4]);
-		budget.cancel(small, T + 9);
+		budget.settle({ at: T + 8 }, undefined, small, T + 9);
 		expect(budget.figures()).toMatchObject({ inFlight: 0, answeredAt: [T + 3, T + 4, T + 9] });
 	});
 

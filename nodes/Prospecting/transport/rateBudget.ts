@@ -27,21 +27,12 @@ interface Waiter { wake: () => void }
  */
 export class RateBudget {
 	private readonly queue: Waiter[] = [];
-	private inFlight = 0;
-	private answeredAt: number[] = [];
-	private heldUntil = 0;
-	private holdMs = 0;
-	private resetAt = 0;
-	/** [10] Until when the calls keep in step with the service's windows (the first call after each end keeps it). */
-	private inStepUntil = 0;
-	private announcedLimit = Infinity;
+	/** What the rules read (rateRules.ts › BudgetFigures); only this class changes it. */
+	private readonly state: BudgetFigures = { inFlight: 0, answeredAt: [], heldUntil: 0, holdMs: 0, resetAt: 0, announcedLimit: Infinity, inStepUntil: 0 };
 	/** [2] The reset's unit, decided by the first answer that shows it. */
 	private resetUnit?: ResetUnit;
 
-	figures = (): BudgetFigures => {
-		const { inFlight, answeredAt, heldUntil, holdMs, resetAt, announcedLimit, inStepUntil } = this;
-		return { inFlight, answeredAt: [...answeredAt], heldUntil, holdMs, resetAt, announcedLimit, inStepUntil };
-	};
+	figures = (): Readonly<BudgetFigures> => this.state;
 
 	/** [2] The unit to read this budget's resets in: the credential's, or in auto the one decided. */
 	unitFor = (settings: RateSettings): ResetUnit => (settings.resetUnit === 'auto' ? (this.resetUnit ?? 'auto') : settings.resetUnit);
@@ -59,7 +50,7 @@ export class RateBudget {
 			for (;;) {
 				if (signal?.aborted) await leaveIfCancelled(signal); // no await otherwise: the sleep below sees a later abort
 				const now = Date.now();
-				const at = this.queue[0] === me ? readyAt(this.figures(), settings, now) : Infinity;
+				const at = this.queue[0] === me ? readyAt(this.state, settings, now) : Infinity;
 				if (at <= now) break;
 				if (deadlineAt !== undefined && (now >= deadlineAt || (at !== Infinity && at > deadlineAt))) {
 					throw new RateWaitTooLong(at === Infinity ? undefined : at - now);
@@ -70,7 +61,7 @@ export class RateBudget {
 			this.queue.splice(this.queue.indexOf(me), 1);
 			this.queue[0]?.wake();
 		}
-		this.inFlight += 1;
+		this.state.inFlight += 1;
 		return { at: Date.now() };
 	}
 
@@ -84,56 +75,50 @@ export class RateBudget {
 		await leaveIfCancelled(signal);
 	}
 
-	/** Records an answer (of `reservation`'s call, or of none) at `now`. */
-	settle(reservation: Reservation | undefined, answer: RateAnswer, settings: RateSettings, now = Date.now()): void {
-		if (reservation) this.gotBack(now, settings);
-		if (answer.limit !== undefined && answer.limit > 0) this.announcedLimit = answer.limit;
+	/** Records the answer of `reservation`'s call, or of none; without an answer the call is given back (it may have counted). */
+	settle(reservation: Reservation | undefined, answer: RateAnswer | undefined, settings: RateSettings, now = Date.now()): void {
+		const f = this.state;
+		if (reservation) {
+			f.inFlight = Math.max(0, f.inFlight - 1);
+			// [9] Bounded: no pace is more than the credential's limit, and one call more goes only to learn the window.
+			if (f.answeredAt.push(now) > settings.limit + 1) f.answeredAt.shift();
+		}
+		this.queue[0]?.wake();
+		if (!answer) return;
+		if (answer.limit !== undefined && answer.limit > 0) f.announcedLimit = answer.limit;
 		if (answer.resetUnit !== undefined) this.resetUnit ??= answer.resetUnit;
 		// [10] The first call sent as a window began keeps the budget in step: the window it went in began before it
 		// arrived, so it ends at most a window after its answer.
-		const lastEnd = Math.max(this.resetAt, this.inStepUntil);
+		const lastEnd = Math.max(f.resetAt, f.inStepUntil);
 		const sinceEnd = reservation ? reservation.at - lastEnd : -1;
-		if (lastEnd > 0 && sinceEnd >= 0 && sinceEnd <= IN_STEP_MS) this.inStepUntil = now + settings.windowMs;
+		if (lastEnd > 0 && sinceEnd >= 0 && sinceEnd <= IN_STEP_MS) f.inStepUntil = now + settings.windowMs;
 		// [3] Where the window ends: the reset; on a 429 Retry-After where it says sooner (a reset in whole seconds may be
 		// up to a second late, and a call sent in that second is of the next window).
 		const retryAt = answer.status === 429 && answer.retryAfterMs !== undefined ? now + answer.retryAfterMs : Infinity;
 		const endAt = Math.min(answer.resetAt ?? Infinity, retryAt);
-		if (endAt < Infinity) this.resetAt = Math.max(this.resetAt, endAt);
+		if (endAt < Infinity) f.resetAt = Math.max(f.resetAt, endAt);
 		if (answer.status !== 429) {
-			this.holdMs = 0;
-			// [2] Headers only make it more careful: where the pace would let a call go, nothing left in this window waits
-			// for its reset, or a window after this answer where sooner (its call went in that window; a reset in whole
-			// seconds may be up to a second late). A spent pace already waits until its oldest call's window has ended.
+			f.holdMs = 0;
+			// [2] Where the pace would let a call go (a spent pace already waits), nothing left waits for the reset, or a
+			// window after this answer where sooner (its call went in that window; a reset in whole seconds may be late).
 			const windowAfter = settings.windowMs > 0 ? now + settings.windowMs : Infinity;
-			const paceWouldGo = readyAt(this.figures(), settings, now) <= now;
-			if (answer.remaining === 0 && answer.resetAt !== undefined && paceWouldGo) this.heldUntil = Math.max(this.heldUntil, Math.min(answer.resetAt, windowAfter));
+			const paceWouldGo = readyAt(f, settings, now) <= now;
+			if (answer.remaining === 0 && answer.resetAt !== undefined && paceWouldGo) f.heldUntil = Math.max(f.heldUntil, Math.min(answer.resetAt, windowAfter));
 		} else {
 			// [4] Doubled when the refused call went after the key's last refusal, not for calls already on their way.
-			const sentAfterLast = reservation !== undefined && reservation.at >= this.heldUntil - this.holdMs;
-			const hold = holdAfterRefusal(answer, settings.windowMs, now, sentAfterLast ? this.holdMs : 0);
-			if (now + hold > this.heldUntil) [this.heldUntil, this.holdMs] = [now + hold, hold];
+			const sentAfterLast = reservation !== undefined && reservation.at >= f.heldUntil - f.holdMs;
+			const hold = holdAfterRefusal(answer, settings.windowMs, now, sentAfterLast ? f.holdMs : 0);
+			if (now + hold > f.heldUntil) [f.heldUntil, f.holdMs] = [now + hold, hold];
 		}
-		this.queue[0]?.wake();
-	}
-
-	/** Gives back a call that got no answer (it may still have been counted). */
-	cancel(settings: RateSettings, now = Date.now()): void {
-		this.gotBack(now, settings);
-		this.queue[0]?.wake();
-	}
-
-	/** [9] Bounded: no pace is more than the credential's limit, and one call more goes only to learn the window. */
-	private gotBack(now: number, settings: RateSettings): void {
-		this.inFlight = Math.max(0, this.inFlight - 1);
-		if (this.answeredAt.push(now) > settings.limit + 1) this.answeredAt.shift();
 	}
 
 	/** How long a refusal or a spent window still holds the key. */
-	heldForMs = (now = Date.now()): number => Math.max(0, this.heldUntil - now);
+	heldForMs = (now = Date.now()): number => Math.max(0, this.state.heldUntil - now);
 
 	isIdle(now: number, windowMs: number): boolean {
-		const last = this.answeredAt[this.answeredAt.length - 1] ?? -Infinity;
-		return this.queue.length === 0 && this.inFlight === 0 && now >= this.heldUntil && now - last > windowMs * IDLE_WINDOWS;
+		const { answeredAt, inFlight, heldUntil } = this.state;
+		const last = answeredAt[answeredAt.length - 1] ?? -Infinity;
+		return this.queue.length === 0 && inFlight === 0 && now >= heldUntil && now - last > windowMs * IDLE_WINDOWS;
 	}
 }
 

@@ -2,19 +2,16 @@ import { headerValue } from './headers';
 
 /** The rate rules as pure functions of a budget's figures and the time (ms); [n]: rule n of docs/rate-limits.md. */
 
-/**
- * [6] What the credential says, read afresh on every call: Reads or Writes per Window, the window (0: not known),
- * n8n Processes Sharing This Key, X-RateLimit-Reset Unit.
- */
+/** [6] The credential's Reads or Writes per Window, the window (0: not known), processes and reset unit, read per call. */
 export interface RateSettings { limit: number; windowMs: number; processes: number; resetUnit: ResetUnit }
 
 export type ResetUnit = 'auto' | Unit;
 type Unit = 'epochSeconds' | 'epochMs' | 'secondsFromNow';
 
 /**
- * What a budget knows: its calls in flight, when its latest answers came (oldest first), when its hold ends, the last
- * refusal's hold (0 once a call succeeded), the latest window end announced (0: none), X-RateLimit-Limit, and until
- * when its calls are known to keep in step with the service's windows (0: never).
+ * What a budget knows: calls in flight, when its latest answers came (oldest first), when its hold ends, the last
+ * refusal's hold (0 once a call succeeded), the latest window end known (0: none), X-RateLimit-Limit, and until when
+ * its calls keep in step with the service's windows (0: never).
  */
 export interface BudgetFigures {
 	inFlight: number; answeredAt: number[]; heldUntil: number; holdMs: number; resetAt: number; announcedLimit: number;

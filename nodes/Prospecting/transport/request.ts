@@ -105,7 +105,7 @@ export async function prospectingApiRequest(
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(this, 'prospectingApi', request)) as IN8nHttpFullResponse;
 		} catch (error) {
-			budget.cancel(settings);
+			budget.settle(reservation, undefined, settings);
 			const code = networkCode(error);
 			const retryable = code !== 'ERR_CANCELED' && (isResponseLostCode(code) || isNotSentCode(code) || code === undefined);
 			if (retryable && (await retryRead(redactText(code ?? 'network error', secret)))) continue;
