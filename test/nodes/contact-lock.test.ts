@@ -99,14 +99,8 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 		options: { skipIfExists: true, lostLeadSearch: 1 },
 	});
 
-	it('a Stop while the lost lead is looked for, its search being retried past the window: the log names the contact, and the next form for it is created', async () => {
-		const email = 'paula.parada@example.com';
-		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'], pathPrefix: '/leads' });
-		// Once the create is lost, the service fails the searches for a while: the one search is retried, the window ends.
-		onRequest = (line) => {
-			if (line.startsWith('POST /api/v1/leads')) sandbox.control.injectFault({ kind: 'status', status: 503, count: 4, methods: ['GET'], pathPrefix: '/leads' });
-		};
-		// The run is n8n's own; its Stop is the cancel of the execution it runs (what the editor's Stop calls).
+	/** Runs the form through n8n's engine and stops the execution (what the editor's Stop calls) once `ready` holds. */
+	async function runAndStop(email: string, ready: () => boolean, what: string) {
 		const original = WorkflowExecute.prototype.processRunExecutionData;
 		let running: { cancel(): void } | undefined;
 		const spy = jest.spyOn(WorkflowExecute.prototype, 'processRunExecutionData').mockImplementation(function (this: WorkflowExecute, ...args) {
@@ -116,25 +110,54 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 		});
 		try {
 			const pending = runNode(form(email), connection);
-			// Stop while the search waits 2.4 s before its 5th attempt, the window over (the node's debug line says so).
-			const waiting = () => allLogLines.some((line) => line.includes('GET /leads failed (status 503); retry 4 in 2400 ms'));
-			for (let waited = 0; !waiting(); waited += 50) {
-				if (waited > 10_000) throw new Error('the search was not retried a 4th time');
+			for (let waited = 0; !ready(); waited += 50) {
+				if (waited > 10_000) throw new Error(`never ${what}`);
 				await new Promise((resolve) => setTimeout(resolve, 50));
 			}
 			running?.cancel();
 			const run = await pending;
-			expect(run.logs.filter((line) => line.startsWith('[warn]')).join('\n')).toContain(
-				`Prospecting: the lead for ${email} may exist: its create's answer was lost and the execution was stopped while looking for it (1 searches)`,
-			);
-			expect(sandbox.control.requests().filter((request) => request.query.search === email)).toHaveLength(5);
+			return run.logs.filter((line) => line.startsWith('[warn]')).join('\n');
 		} finally {
 			spy.mockRestore();
 		}
+	}
+
+	it('a Stop while the lost lead is looked for, its search being retried past the window: the log names the contact, and the next form for it is created', async () => {
+		const email = 'paula.parada@example.com';
+		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'], pathPrefix: '/leads' });
+		// Once the create is lost, the service fails the searches for a while: the one search is retried, the window ends.
+		onRequest = (line) => {
+			if (line.startsWith('POST /api/v1/leads')) sandbox.control.injectFault({ kind: 'status', status: 503, count: 4, methods: ['GET'], pathPrefix: '/leads' });
+		};
+		// Stop while the search waits 2.4 s before its 5th attempt, the window over (the node's debug line says so).
+		const warnings = await runAndStop(email, () => allLogLines.some((line) => line.includes('GET /leads failed (status 503); retry 4 in 2400 ms')), 'retried a 4th time');
+		expect(warnings).toContain(
+			`Prospecting: the lead for ${email} may exist: its create's answer was lost and the execution was stopped while looking for it (1 searches)`,
+		);
+		expect(sandbox.control.requests().filter((request) => request.query.search === email)).toHaveLength(5);
 		expect(leadsOf(email)).toEqual([]);
 
 		const next = await runNode(form(email), connection);
 		expect(next.items.map((item) => item.json.outcome)).toEqual(['created']);
 		expect(leadsOf(email)).toHaveLength(1);
+	}, 20_000);
+
+	it('a Stop while the last search of the window is on its way: the log still names the contact whose lead may exist', async () => {
+		const email = 'paulo.parado@example.com';
+		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'], pathPrefix: '/leads' });
+		// Once the create is lost, every answer takes 0.8 s: the window's three searches (0.3, 0.5 and 1 s) run back to back.
+		onRequest = (line) => {
+			if (line.startsWith('POST /api/v1/leads')) sandbox.control.injectFault({ kind: 'latency', ms: 800 });
+		};
+		const searched = () => sandbox.control.requests().filter((request) => request.query.search === email).length;
+		try {
+			// Skip If Exists' search and the window's second are answered (the sandbox records a request as it answers): the
+			// third, the window's last, goes at once.
+			const warnings = await runAndStop(email, () => searched() === 3, "answered the window's second search");
+			expect(warnings).toContain(`Prospecting: the lead for ${email} may exist: its create's answer was lost and the execution was stopped while looking for it (3 searches)`);
+		} finally {
+			sandbox.control.clearFaults();
+		}
+		expect(leadsOf(email)).toEqual([]);
 	}, 20_000);
 });

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { asNodeError } from '../../transport';
-import { cancelSignal, pause } from '../../transport/pause';
+import { cancelSignal, leaveIfCancelled, pause } from '../../transport/pause';
 
 /**
  * Default of "Look for a Lost Lead For": three times the default answer timeout, so a lead the service commits late
@@ -82,16 +82,19 @@ export async function lookForLostLead(this: IExecuteFunctions, look: LostLeadLoo
 				const lead = await look.find();
 				if (lead) return { lead, searches, spanSeconds: (lastAt - firstAt) / 1000, failures };
 			} catch (error) {
-				if (isCancellation(error)) {
-					// A cancelled execution reaches n8n as it is, so the run is marked cancelled.
-					const cancellation = error as Error;
-					throw cancellation;
+				// A cancelled execution reaches n8n as it is, so the run is marked cancelled; a search cut off by the
+				// Stop failed because of it, not because the service did.
+				if (isCancellation(error) || signal?.aborted) {
+					const stopped = error as Error;
+					throw stopped;
 				}
 				failures.push(asNodeError(this.getNode(), error).message);
 			}
 		}
+		// A Stop during the last search ends the look as a Stop, not as a search that found nothing.
+		await leaveIfCancelled(signal);
 	} catch (error) {
-		if (isCancellation(error)) {
+		if (isCancellation(error) || signal?.aborted) {
 			// n8n may not show an error raised after its Stop: the log keeps the contact whose lead is in doubt.
 			this.logger?.warn(
 				`Prospecting: the lead for ${look.contact} may exist: its create's answer was lost and the execution was stopped while looking for it (${searches} searches). Check for it before sending it again.`,
