@@ -141,3 +141,24 @@ it('outside a retried execution no such warning is logged', async () => {
 	expect(run.error).toBeUndefined();
 	expect(run.logs.some((line) => line.includes('retried execution'))).toBe(false);
 });
+
+it('a routine that does not exist: the item fails naming the routine as typed, without spaces, and no "may have been added"', async () => {
+	const leadId = await newLead('sem-rotina@example.com');
+	const run = await runNode(addLead, { ...connection, inputItems: [{ routineId: '  rt_nao_existe  ', leadId }] });
+	expect(run.error?.message).toContain('Routine "rt_nao_existe"');
+	expect(outcomeOf(run.error)).toBe('refused');
+	expect(description(run.error)).not.toMatch(/may have been added/);
+});
+
+it.each([
+	['without a responsible', {}, {}],
+	['with a responsible', { responsibleId: 'usr_1' }, { responsibleId: 'usr_1' }],
+])('an answer without a record (%s): the output says what was added, the routine ID as typed without spaces', async (_, given, shown) => {
+	const routineId = sandbox.control.routines()[0].id;
+	const leadId = await newLead(`resposta-vazia-${Object.keys(given).length}@example.com`);
+	sandbox.control.injectFault({ kind: 'malformed', body: '{}', when: 'after-commit', count: 1, methods: ['POST'], pathPrefix: '/routines' });
+	const run = await runNode({ ...addLead, ...given }, { ...connection, inputItems: [{ routineId: ` ${routineId} `, leadId }] });
+	expect(run.error).toBeUndefined();
+	expect(run.items.map((item) => item.json)).toEqual([{ routineId, leadId, added: true, ...shown }]);
+	expect(inRoutine(leadId, routineId)).toBe(true);
+});

@@ -3,7 +3,6 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../shared/records';
 import { asNodeError, isResponseLostError, prospectingApiRequest, withNote } from '../../transport';
-import { withOutcome } from '../../transport/outcome';
 import { guardWrite } from '../dryRun';
 import { onceInExecution } from '../helpers/writeOnce';
 import { writeOperationDescription } from '../dryRun.description';
@@ -110,18 +109,16 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		if (responsibleId) result.responsibleId = responsibleId;
 		return [{ json: result }];
 	};
-	// An earlier try of this execution (n8n's Retry On Fail) whose answer was lost: never sent again.
+	// An earlier try of this execution (n8n's Retry On Fail) whose answer was lost: never sent again. Its outcome is
+	// unknown, as the router says of every write error that proves nothing.
 	const afterUnknown = async (): Promise<INodeExecutionData[]> => {
-		throw withOutcome(
-			new NodeOperationError(
-				this.getNode(),
-				`Lead ${leadId} may have been added to the routine: an earlier try of this node sent it and its answer was lost`,
-				{
-					itemIndex: i,
-					description: `It was not sent again, as a second add may start prospecting the same person twice. ${howToCheck} (item ${i}, POST ${path})`,
-				},
-			),
-			'unknown',
+		throw new NodeOperationError(
+			this.getNode(),
+			`Lead ${leadId} may have been added to the routine: an earlier try of this node sent it and its answer was lost`,
+			{
+				itemIndex: i,
+				description: `It was not sent again, as a second add may start prospecting the same person twice. ${howToCheck} (item ${i}, POST ${path})`,
+			},
 		);
 	};
 	return await onceInExecution.call(this, i, { method: 'POST', path, body }, send, afterUnknown);
