@@ -5,7 +5,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { rememberListedBefore } from '../../nodes/Prospecting/actions/webhook/listedBefore';
-import { runNode } from './support';
+import { executeWorkflow } from '../../dev/harness';
+import { inLine, NODE_NAME, prospectingNamed, runNode, startNode } from './support';
 import { outcomeOf, runRetrying } from './reexecution';
 import { useSandbox } from '../support/sandbox';
 
@@ -78,6 +79,37 @@ describe('Webhook Create, a lost answer and the list read after it', () => {
 		);
 	});
 
+	it('Retry On Fail after 19,999 other creates in this n8n: the list read before sending is still kept, and the one new webhook is named', async () => {
+		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
+		onRequest = (line) => {
+			if (!line.startsWith('POST /api/v1/webhooks')) return;
+			for (let other = 0; other < 19_999; other++) {
+				const execution = { getExecutionId: () => `other-${other}`, getNode: () => ({ name: 'Prospecting' }) };
+				rememberListedBefore(execution as unknown as IExecuteFunctions, 0, []);
+			}
+		};
+		const run = await runRetrying(createWebhook, connection, { continueOnFail: true });
+		const [created] = sandbox.control.webhooks();
+		expect(requests('POST')).toHaveLength(1);
+		expect(String(run.items[0].description)).toBe(
+			`It was not sent again. (item 0, POST /webhooks)\nThe webhook was created (id ${created.id}), but its secret was in the lost answer and cannot be read again. Delete it and create it once more.`,
+		);
+	});
+
+	it('a lost answer where a webhook with the name and URL was there before: the new one is named, the older one kept', async () => {
+		const older = await fetch(`${sandbox.url}/api/v1/webhooks?apiKey=${encodeURIComponent(sandbox.apiKey)}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ name: createWebhook.name, url: createWebhook.url, events: createWebhook.events }),
+		}).then(async (response) => ((await response.json()) as { id: string }).id);
+		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
+		const run = await runNode(createWebhook, connection);
+		const created = sandbox.control.webhooks().find((webhook) => webhook.id !== older)!;
+		expect(description(run.error)).toContain(
+			`The webhook was created (id ${created.id}), but its secret was in the lost answer and cannot be read again. Delete it and create it once more. Webhook ${older} with this name and URL existed before this item was sent and is not the one it created: keep it.`,
+		);
+	});
+
 	it('Retry On Fail after 20,000 other creates in this n8n (the list read before sending is no longer kept): the item says how to check, naming no webhook', async () => {
 		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
 		// Between the lost answer and n8n's next try, other executions of this process create webhooks: each keeps the
@@ -98,5 +130,43 @@ describe('Webhook Create, a lost answer and the list read after it', () => {
 		expect(String(run.items[0].description)).toBe(
 			'It was not sent again. (item 0, POST /webhooks)\nIf it was created, its secret was in the lost answer and cannot be read again: delete it and create it once more. Check with Webhook → Get Many before running this item again: a second webhook would double every delivery.',
 		);
+	});
+});
+
+describe('Webhook Create, what it sends and what it says', () => {
+	it('an event chosen in the list and typed again among the others is sent once (the request a dry run shows)', async () => {
+		const node = prospectingNamed(NODE_NAME, { ...createWebhook, additionalFields: { otherEvents: 'prospection.lost, prospection.won' } });
+		const run = await executeWorkflow(inLine(startNode, node), {
+			credentials: { prospectingApi: { ...connection, manualWrites: 'dryRun' } },
+			mode: 'manual',
+		});
+		expect(run.output(NODE_NAME).map((item) => (item.json.request as { body: unknown }).body)).toEqual([
+			{ name: 'Vendas', url: 'https://example.com/vendas', events: ['prospection.won', 'prospection.lost'] },
+		]);
+		expect(sandbox.control.webhooks()).toEqual([]);
+	});
+
+	it('a refusal of the create is told as it is, without what a lost answer would say', async () => {
+		// A refusal any service can give (a redirect is never followed); a 4xx is told the same way.
+		sandbox.control.injectFault({ kind: 'redirect', status: 301, location: 'https://novo.example.com/api/v1/webhooks', count: 1, methods: ['POST'] });
+		const run = await runNode(createWebhook, connection);
+		expect(outcomeOf(run.error)).toBe('refused');
+		expect(description(run.error)).not.toMatch(/lost|created since|listed yet/);
+		expect(requests('GET')).toHaveLength(1);
+	});
+
+	it('in a retried execution, every webhook already there with the name and URL is named, and none is created', async () => {
+		const ids: string[] = [];
+		for (let index = 0; index < 2; index++) {
+			const response = await fetch(`${sandbox.url}/api/v1/webhooks?apiKey=${encodeURIComponent(sandbox.apiKey)}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ name: createWebhook.name, url: createWebhook.url, events: createWebhook.events }),
+			});
+			ids.push(((await response.json()) as { id: string }).id);
+		}
+		const run = await runRetrying(createWebhook, connection, { mode: 'retry', maxTries: 1 });
+		expect(run.error?.message).toBe(`A webhook named "Vendas" for "https://example.com/vendas" already exists (id ${ids.join(', ')}): not created again`);
+		expect(sandbox.control.webhooks()).toHaveLength(2);
 	});
 });

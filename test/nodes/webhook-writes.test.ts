@@ -8,7 +8,10 @@ import { expectNoSecret, runNode } from './support';
 import { outcomeOf, runRetrying } from './reexecution';
 import { useSandbox } from '../support/sandbox';
 
-const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 3, routines: 1 } });
+/** Called with each request the sandbox answers, as it answers it. */
+let onRequest: ((line: string) => void) | undefined;
+const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 3, routines: 1 }, log: (line) => onRequest?.(line) });
+afterEach(() => (onRequest = undefined));
 
 const description = (error: unknown) => String((error as { description?: unknown })?.description ?? '');
 const requests = (method: string) => sandbox.control.requests().filter((request) => request.method === method);
@@ -187,13 +190,72 @@ describe('Webhook Delete', () => {
 	const deleteWebhook = { resource: 'webhook', operation: 'delete', webhookId: '={{ $json.id }}' };
 
 	it.each([500, 503] as const)('a %i after the commit: a read shows it gone, the item succeeds, nothing sent again', async (status) => {
-		const [id] = await webhooks(1);
+		// Another webhook stays listed: the read looks for this one's id, not for any webhook.
+		const [id] = await webhooks(2);
 		sandbox.control.injectFault({ kind: 'status', status, when: 'after-commit', count: 1, methods: ['DELETE'] });
 		const run = await runNode(deleteWebhook, { ...connection, inputItems: [{ id }] });
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ id, deleted: true });
 		expect(listed(id)).toBe(false);
 		expect(deletes()).toHaveLength(1);
+	});
+
+	it('the first delete lost (503 before the commit), the second refused: unknown, as the first may still apply, so Retry On Fail sends neither again', async () => {
+		const [id] = await webhooks(1);
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['DELETE'] });
+		onRequest = (line) => {
+			if (line.startsWith('DELETE')) sandbox.control.injectFault({ kind: 'redirect', status: 301, location: 'https://novo.example.com/api/v1/webhooks', count: 1, methods: ['DELETE'] });
+		};
+		const once = await runNode(deleteWebhook, { ...connection, inputItems: [{ id }] });
+		expect(once.error?.message).toMatch(/was redirected \(301\)/);
+		expect(outcomeOf(once.error)).toBe('unknown');
+		expect(deletes()).toHaveLength(2);
+		sandbox.control.clearFaults();
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['DELETE'] });
+		const retried = await runRetrying(deleteWebhook, connection, { inputItems: [{ id }] });
+		expect(retried.error?.message).toMatch(/may not be deleted yet: an earlier try of this node sent its delete/);
+		expect(description(retried.error)).toMatch(/^It was not sent again in this execution\. A slow service may still delete it/);
+		expect(deletes()).toHaveLength(4);
+	});
+
+	it('a lost delete applied late: the webhook still listed, the delete sent again meets a 404, which means the first got there', async () => {
+		const [id] = await webhooks(1);
+		// A gateway answers 504 after 100 ms; the service deletes the webhook at 600 ms. The read after the 504 still lists
+		// it, and the second delete reaches the service only after that.
+		sandbox.control.injectFault({ kind: 'slow-commit', gatewayTimeoutMs: 100, commitAfterMs: 600, count: 1, methods: ['DELETE'] });
+		onRequest = (line) => {
+			if (line.startsWith('GET /api/v1/webhooks')) sandbox.control.injectFault({ kind: 'latency', ms: 1000 });
+		};
+		try {
+			const run = await runNode(deleteWebhook, { ...connection, inputItems: [{ id }] });
+			expect(run.error).toBeUndefined();
+			expect(run.items.map((item) => item.json)).toEqual([{ id, deleted: true }]);
+			expect(deletes().map((request) => request.status)).toEqual([504, 404]);
+		} finally {
+			sandbox.control.clearFaults();
+		}
+	});
+
+	it('both deletes lost, the second after the commit: a read shows it gone, and the item succeeds', async () => {
+		const [id] = await webhooks(1);
+		sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['DELETE'] });
+		onRequest = (line) => {
+			if (line.startsWith('GET /api/v1/webhooks')) sandbox.control.injectFault({ kind: 'status', status: 503, when: 'after-commit', count: 1, methods: ['DELETE'] });
+		};
+		const run = await runNode(deleteWebhook, { ...connection, inputItems: [{ id }] });
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => item.json)).toEqual([{ id, deleted: true }]);
+		expect(deletes().map((request) => request.status)).toEqual([503, 503]);
+		expect(listed(id)).toBe(false);
+	});
+
+	it('an id typed with spaces deletes that webhook, and the output adds what the service answered to the id and "deleted"', async () => {
+		const [id] = await webhooks(1);
+		sandbox.control.injectFault({ kind: 'malformed', body: '{"removedAt":"2026-11-27T10:00:00Z"}', when: 'after-commit', count: 1, methods: ['DELETE'] });
+		const run = await runNode(deleteWebhook, { ...connection, inputItems: [{ id: ` ${id} ` }] });
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => item.json)).toEqual([{ id, deleted: true, removedAt: '2026-11-27T10:00:00Z' }]);
+		expect(listed(id)).toBe(false);
 	});
 
 	it('a 503 before the commit: still listed, so the delete by id is sent once more, and the item succeeds', async () => {

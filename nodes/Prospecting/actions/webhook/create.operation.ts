@@ -108,14 +108,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		throw inputError(this.getNode(), i, 'events', 'choose at least one event');
 	const settings = writeSettings.call(this, i);
 
-	const dryRun = await guardWrite.call(this, {
-		operation: 'Webhook Create',
-		itemIndex: i,
-		request: { method: 'POST', path: '/webhooks', body: { name, url, events } },
-	});
+	const request = { method: 'POST' as const, path: '/webhooks', body: { name, url, events } };
+	const dryRun = await guardWrite.call(this, { operation: 'Webhook Create', itemIndex: i, request });
 	if (dryRun) return dryRun;
 
-	const request = { method: 'POST', path: '/webhooks', body: { name, url, events } };
 	const sameWebhook = (webhook: IDataObject) => webhook.url === url && webhook.name === name;
 	const listed = async (): Promise<IDataObject[]> => (await listWebhooks.call(this, settings)).filter(sameWebhook);
 	const checkFirst = async (why: string): Promise<string[]> => {
@@ -185,11 +181,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			before.size > 0
 				? ` Webhook ${[...before].join(', ')} with this name and URL existed before this item was sent and is not the one it created: keep it.`
 				: '';
-		if (fresh.length === 1) {
-			return `The webhook was created (id ${fresh[0]}), but its secret was in the lost answer and cannot be read again. Delete it and create it once more.${older}`;
-		}
 		if (fresh.length > 1) {
 			return `Webhooks ${fresh.join(', ')} with this name and URL were created since this item was sent (another workflow may create them too); one of them is this item's, and its secret cannot be read again. Check with Webhook → Get Many.${older}`;
+		}
+		if (fresh.length === 1) {
+			return `The webhook was created (id ${fresh[0]}), but its secret was in the lost answer and cannot be read again. Delete it and create it once more.${older}`;
 		}
 		return `No new webhook with this name and URL is listed yet, but the service may still create it (a slow service can apply a write after its answer was lost). ${CHECK_BEFORE_AGAIN}${older}`;
 	};
@@ -197,13 +193,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	// An earlier try of this execution (n8n's Retry On Fail) whose answer was lost: never sent again, and what the
 	// list shows now is told against the list that try read before sending.
 	const afterUnknown = async (): Promise<INodeExecutionData[]> => {
-		const error = withOutcome(
-			new NodeOperationError(
-				this.getNode(),
-				`The webhook ${quoted(name)} may have been created: an earlier try of this node sent it and its answer was lost`,
-				{ itemIndex: i, description: `It was not sent again. (item ${i}, POST /webhooks)` },
-			),
-			'unknown',
+		// Its error proves nothing, so the router marks it unknown.
+		const error = new NodeOperationError(
+			this.getNode(),
+			`The webhook ${quoted(name)} may have been created: an earlier try of this node sent it and its answer was lost`,
+			{ itemIndex: i, description: `It was not sent again. (item ${i}, POST /webhooks)` },
 		);
 		const before = listedBefore(this, i);
 		throw withNote(

@@ -14,7 +14,7 @@ import { recordLocator } from '../../shared/recordLocator';
 import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../../shared/versions';
 
 function isNotFound(error: unknown): boolean {
-	return String((error as { httpCode?: unknown } | undefined)?.httpCode ?? '') === '404';
+	return String((error as { httpCode?: unknown }).httpCode) === '404';
 }
 
 const DELETE_DESCRIPTION =
@@ -48,10 +48,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const id = pathSegment(this.getNode(), i, 'webhookId', rawId);
 	const plainId = String(rawId).trim();
 	const settings = writeSettings.call(this, i);
+	const path = `/webhooks/${id}`;
+	const request = { method: 'DELETE' as const, path };
 	const dryRun = await guardWrite.call(this, {
 		operation: 'Webhook Delete',
 		itemIndex: i,
-		request: { method: 'DELETE', path: `/webhooks/${id}` },
+		request,
 		// Whether there is a webhook to delete is a read away.
 		preview: async () => {
 			const existing = (await listWebhooks.call(this, settings)).find(
@@ -68,7 +70,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		},
 	});
 	if (dryRun) return dryRun;
-	const path = `/webhooks/${id}`;
 	const remove = async () =>
 		await prospectingApiRequest.call(this, 'DELETE', path, {
 			...settings,
@@ -121,22 +122,20 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		}
 	};
 
-	// An earlier try of this execution (n8n's Retry On Fail) ended with its outcome unknown: the list tells.
+	// An earlier try of this execution (n8n's Retry On Fail) ended with its outcome unknown: the list tells. Its error
+	// proves nothing, so the router marks it unknown.
 	const afterUnknown = async (): Promise<INodeExecutionData[]> => {
-		const unknown = withOutcome(
-			new NodeOperationError(
-				this.getNode(),
-				`Webhook ${quoted(plainId)} may not be deleted yet: an earlier try of this node sent its delete and the answer was lost`,
-				{
-					itemIndex: i,
-					description: `It was not sent again in this execution. A slow service may still delete it: check with Webhook → Get Many, and run this item again if it is still there (deleting it twice does no harm). (item ${i}, DELETE ${path})`,
-				},
-			),
-			'unknown',
+		const unknown = new NodeOperationError(
+			this.getNode(),
+			`Webhook ${quoted(plainId)} may not be deleted yet: an earlier try of this node sent its delete and the answer was lost`,
+			{
+				itemIndex: i,
+				description: `It was not sent again in this execution. A slow service may still delete it: check with Webhook → Get Many, and run this item again if it is still there (deleting it twice does no harm). (item ${i}, DELETE ${path})`,
+			},
 		);
 		if (!(await stillListed(unknown))) return deleted();
 		throw unknown;
 	};
 
-	return await onceInExecution.call(this, i, { method: 'DELETE', path }, send, afterUnknown);
+	return await onceInExecution.call(this, i, request, send, afterUnknown);
 }
