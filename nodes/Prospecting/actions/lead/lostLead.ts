@@ -38,11 +38,6 @@ export interface LostLeadSearch {
 	failures: string[];
 }
 
-/** n8n's cancellation of the execution (ManualExecutionCancelledError and its kin); what reaches here is an error. */
-function isCancellation(error: unknown): boolean {
-	return /Cancel+edError/.test((error as Error).name);
-}
-
 export interface LostLeadLook {
 	/** The contact messages name. */
 	contact: string;
@@ -82,9 +77,9 @@ export async function lookForLostLead(this: IExecuteFunctions, look: LostLeadLoo
 				const lead = await look.find();
 				if (lead) return { lead, searches, spanSeconds: (lastAt - firstAt) / 1000, failures };
 			} catch (error) {
-				// A cancelled execution reaches n8n as it is, so the run is marked cancelled; a search cut off by the
-				// Stop failed because of it, not because the service did.
-				if (isCancellation(error) || signal?.aborted) {
+				// A Stop (the execution's cancel signal) reaches n8n as it is, so the run is marked cancelled; a search cut
+				// off by it failed because of the Stop, not because the service did.
+				if (signal?.aborted) {
 					const stopped = error as Error;
 					throw stopped;
 				}
@@ -94,7 +89,7 @@ export async function lookForLostLead(this: IExecuteFunctions, look: LostLeadLoo
 		// A Stop during the last search ends the look as a Stop, not as a search that found nothing.
 		await leaveIfCancelled(signal);
 	} catch (error) {
-		if (isCancellation(error) || signal?.aborted) {
+		if (signal?.aborted) {
 			// n8n may not show an error raised after its Stop: the log keeps the contact whose lead is in doubt.
 			this.logger?.warn(
 				`Prospecting: the lead for ${look.contact} may exist: its create's answer was lost and the execution was stopped while looking for it (${searches} searches). Check for it before sending it again.`,
