@@ -48,6 +48,30 @@ describe('Webhook Create, the address it is given', () => {
 	});
 });
 
+/**
+ * Between the lost answer and n8n's next try, `count` other executions of this process create webhooks: each keeps the
+ * list it read before sending.
+ */
+function otherCreatesAfterThePost(count: number): void {
+	onRequest = (line) => {
+		if (!line.startsWith('POST /api/v1/webhooks')) return;
+		for (let other = 0; other < count; other++) {
+			const execution = { getExecutionId: () => `other-${other}`, getNode: () => ({ name: 'Prospecting' }) };
+			rememberListedBefore(execution as unknown as IExecuteFunctions, 0, []);
+		}
+	};
+}
+
+/** A webhook with the item's name and URL that the user already has, created outside the run. */
+async function existingWebhook(): Promise<string> {
+	const response = await fetch(`${sandbox.url}/api/v1/webhooks?apiKey=${encodeURIComponent(sandbox.apiKey)}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ name: createWebhook.name, url: createWebhook.url, events: createWebhook.events }),
+	});
+	return ((await response.json()) as { id: string }).id;
+}
+
 describe('Webhook Create, a lost answer and the list read after it', () => {
 	it('the list cannot be read after the lost answer: the item says whether the webhook was created is not known', async () => {
 		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
@@ -81,13 +105,7 @@ describe('Webhook Create, a lost answer and the list read after it', () => {
 
 	it('Retry On Fail after 19,999 other creates in this n8n: the list read before sending is still kept, and the one new webhook is named', async () => {
 		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
-		onRequest = (line) => {
-			if (!line.startsWith('POST /api/v1/webhooks')) return;
-			for (let other = 0; other < 19_999; other++) {
-				const execution = { getExecutionId: () => `other-${other}`, getNode: () => ({ name: 'Prospecting' }) };
-				rememberListedBefore(execution as unknown as IExecuteFunctions, 0, []);
-			}
-		};
+		otherCreatesAfterThePost(19_999);
 		const run = await runRetrying(createWebhook, connection, { continueOnFail: true });
 		const [created] = sandbox.control.webhooks();
 		expect(requests('POST')).toHaveLength(1);
@@ -97,11 +115,7 @@ describe('Webhook Create, a lost answer and the list read after it', () => {
 	});
 
 	it('a lost answer where a webhook with the name and URL was there before: the new one is named, the older one kept', async () => {
-		const older = await fetch(`${sandbox.url}/api/v1/webhooks?apiKey=${encodeURIComponent(sandbox.apiKey)}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ name: createWebhook.name, url: createWebhook.url, events: createWebhook.events }),
-		}).then(async (response) => ((await response.json()) as { id: string }).id);
+		const older = await existingWebhook();
 		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
 		const run = await runNode(createWebhook, connection);
 		const created = sandbox.control.webhooks().find((webhook) => webhook.id !== older)!;
@@ -112,15 +126,8 @@ describe('Webhook Create, a lost answer and the list read after it', () => {
 
 	it('Retry On Fail after 20,000 other creates in this n8n (the list read before sending is no longer kept): the item says how to check, naming no webhook', async () => {
 		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
-		// Between the lost answer and n8n's next try, other executions of this process create webhooks: each keeps the
-		// list it read before sending, and past 20,000 of them the oldest, this item's, is let go.
-		onRequest = (line) => {
-			if (!line.startsWith('POST /api/v1/webhooks')) return;
-			for (let other = 0; other < 20_000; other++) {
-				const execution = { getExecutionId: () => `other-${other}`, getNode: () => ({ name: 'Prospecting' }) };
-				rememberListedBefore(execution as unknown as IExecuteFunctions, 0, []);
-			}
-		};
+		// Past 20,000 other creates the oldest list kept, this item's, is let go.
+		otherCreatesAfterThePost(20_000);
 		const run = await runRetrying(createWebhook, connection, { continueOnFail: true });
 		expect(sandbox.control.webhooks()).toHaveLength(1);
 		expect(requests('POST')).toHaveLength(1);
@@ -156,15 +163,7 @@ describe('Webhook Create, what it sends and what it says', () => {
 	});
 
 	it('in a retried execution, every webhook already there with the name and URL is named, and none is created', async () => {
-		const ids: string[] = [];
-		for (let index = 0; index < 2; index++) {
-			const response = await fetch(`${sandbox.url}/api/v1/webhooks?apiKey=${encodeURIComponent(sandbox.apiKey)}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ name: createWebhook.name, url: createWebhook.url, events: createWebhook.events }),
-			});
-			ids.push(((await response.json()) as { id: string }).id);
-		}
+		const ids = [await existingWebhook(), await existingWebhook()];
 		const run = await runRetrying(createWebhook, connection, { mode: 'retry', maxTries: 1 });
 		expect(run.error?.message).toBe(`A webhook named "Vendas" for "https://example.com/vendas" already exists (id ${ids.join(', ')}): not created again`);
 		expect(sandbox.control.webhooks()).toHaveLength(2);
