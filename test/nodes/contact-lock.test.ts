@@ -100,7 +100,7 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 	});
 
 	/** Runs the form through n8n's engine and stops the execution (what the editor's Stop calls) once `ready` holds. */
-	async function runAndStop(email: string, ready: () => boolean, what: string) {
+	async function runAndStop(email: string, ready: () => boolean, what: string, continueOnFail = false) {
 		const original = WorkflowExecute.prototype.processRunExecutionData;
 		let running: { cancel(): void } | undefined;
 		const spy = jest.spyOn(WorkflowExecute.prototype, 'processRunExecutionData').mockImplementation(function (this: WorkflowExecute, ...args) {
@@ -109,14 +109,14 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 			return execution;
 		});
 		try {
-			const pending = runNode(form(email), connection);
+			const pending = runNode(form(email), { ...connection, continueOnFail });
 			for (let waited = 0; !ready(); waited += 50) {
 				if (waited > 10_000) throw new Error(`never ${what}`);
 				await new Promise((resolve) => setTimeout(resolve, 50));
 			}
 			running?.cancel();
 			const run = await pending;
-			return run.logs.filter((line) => line.startsWith('[warn]')).join('\n');
+			return { run, warnings: run.logs.filter((line) => line.startsWith('[warn]')).join('\n') };
 		} finally {
 			spy.mockRestore();
 		}
@@ -130,7 +130,7 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 			if (line.startsWith('POST /api/v1/leads')) sandbox.control.injectFault({ kind: 'status', status: 503, count: 4, methods: ['GET'], pathPrefix: '/leads' });
 		};
 		// Stop while the search waits 2.4 s before its 5th attempt, the window over (the node's debug line says so).
-		const warnings = await runAndStop(email, () => allLogLines.some((line) => line.includes('GET /leads failed (status 503); retry 4 in 2400 ms')), 'retried a 4th time');
+		const { warnings } = await runAndStop(email, () => allLogLines.some((line) => line.includes('GET /leads failed (status 503); retry 4 in 2400 ms')), 'retried a 4th time');
 		expect(warnings).toContain(
 			`Prospecting: the lead for ${email} may exist: its create's answer was lost and the execution was stopped while looking for it (1 searches)`,
 		);
@@ -153,11 +153,29 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 		try {
 			// Skip If Exists' search and the window's second are answered (the sandbox records a request as it answers): the
 			// third, the window's last, goes at once.
-			const warnings = await runAndStop(email, () => searched() === 3, "answered the window's second search");
+			const { run, warnings } = await runAndStop(email, () => searched() === 3, "answered the window's second search");
 			expect(warnings).toContain(`Prospecting: the lead for ${email} may exist: its create's answer was lost and the execution was stopped while looking for it (3 searches)`);
+			// Marked cancelled, as a Stop between searches is, not failed by the search the Stop cut off.
+			expect(run.run.status).toBe('canceled');
 		} finally {
 			sandbox.control.clearFaults();
 		}
 		expect(leadsOf(email)).toEqual([]);
+	}, 20_000);
+
+	it('under Continue On Fail, a Stop during the last search still stops the run: no error item goes on for the contact', async () => {
+		const email = 'paula.continua@example.com';
+		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'], pathPrefix: '/leads' });
+		onRequest = (line) => {
+			if (line.startsWith('POST /api/v1/leads')) sandbox.control.injectFault({ kind: 'latency', ms: 800 });
+		};
+		const searched = () => sandbox.control.requests().filter((request) => request.query.search === email).length;
+		try {
+			const { run, warnings } = await runAndStop(email, () => searched() === 3, "answered the window's second search", true);
+			expect(warnings).toContain(`Prospecting: the lead for ${email} may exist`);
+			expect({ status: run.run.status, items: run.items }).toEqual({ status: 'canceled', items: [] });
+		} finally {
+			sandbox.control.clearFaults();
+		}
 	}, 20_000);
 });

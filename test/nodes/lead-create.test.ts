@@ -42,7 +42,8 @@ it('a create dropped before the commit is not sent again: the searches find noth
 	);
 	const description = String((run.error as { description?: string }).description);
 	expect(description).toMatch(/^Tried: POST \/leads sent; its outcome is unknown \(The answer to POST \/leads was lost: the connection was reset\)\.$/m);
-	expect(description).toMatch(/^3 searches over [\d.]+ s \(GET \/leads\?search=joana\.before@example\.com\) found no lead this create sent \(one created since the send, with every field sent\)\.$/m);
+	// From the first search (0.3 s) to the last (1 s), on a loaded machine a little less or more.
+	expect(description).toMatch(/^3 searches over (0\.[3-9]|1(\.\d)?) s \(GET \/leads\?search=joana\.before@example\.com\) found no lead this create sent \(one created since the send, with every field sent\)\.$/m);
 	expect(description).toMatch(/Check before running this item again: search for joana\.before@example\.com/);
 	expect(description).not.toMatch(/safe to run/);
 	expect(description).toMatch(/\(item 0, POST \/leads\)$/);

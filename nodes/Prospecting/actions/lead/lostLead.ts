@@ -79,22 +79,18 @@ export async function lookForLostLead(this: IExecuteFunctions, look: LostLeadLoo
 			} catch (error) {
 				// A Stop (the execution's cancel signal) reaches n8n as it is, so the run is marked cancelled; a search cut
 				// off by it failed because of the Stop, not because the service did.
-				if (signal?.aborted) {
-					const stopped = error as Error;
-					throw stopped;
-				}
+				await leaveIfCancelled(signal);
 				failures.push(asNodeError(this.getNode(), error).message);
 			}
 		}
 		// A Stop during the last search ends the look as a Stop, not as a search that found nothing.
 		await leaveIfCancelled(signal);
 	} catch (error) {
-		if (signal?.aborted) {
-			// n8n may not show an error raised after its Stop: the log keeps the contact whose lead is in doubt.
-			this.logger?.warn(
-				`Prospecting: the lead for ${look.contact} may exist: its create's answer was lost and the execution was stopped while looking for it (${searches} searches). Check for it before sending it again.`,
-			);
-		}
+		// Only a Stop ends the look early (a failed search is counted above). n8n may not show an error raised after its
+		// Stop: the log keeps the contact whose lead is in doubt.
+		this.logger.warn(
+			`Prospecting: the lead for ${look.contact} may exist: its create's answer was lost and the execution was stopped while looking for it (${searches} searches). Check for it before sending it again.`,
+		);
 		const stopped = error as Error;
 		throw stopped;
 	}

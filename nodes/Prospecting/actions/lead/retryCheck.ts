@@ -3,14 +3,11 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { ProspectingRequestOptions } from '../../transport';
 import { asNodeError } from '../../transport';
 import { withOutcome } from '../../transport/outcome';
+import { cancelSignal } from '../../transport/pause';
 import type { LeadContacts } from './contacts';
 import { firstContact, searchByContact } from './contacts';
 import type { SentLead } from './sentLead';
 import { matchesEverythingSent } from './sentLead';
-
-function isCancellation(error: unknown): boolean {
-	return /Cancel+edError$/.test(String((error as { name?: unknown } | undefined)?.name ?? ''));
-}
 
 /**
  * An execution retried from the executions list runs this item again, and the failed execution may already have
@@ -24,7 +21,8 @@ export async function checkBeforeRetry(
 		const candidates = await searchByContact.call(this, check.contacts, check.settings);
 		return [...candidates].reverse().find((record) => matchesEverythingSent(record, check.sent));
 	} catch (error) {
-		if (isCancellation(error)) {
+		// A Stop (the execution's cancel signal) reaches n8n as it is, so the run is marked cancelled.
+		if (cancelSignal(this)?.aborted) {
 			const cancellation = error as Error;
 			throw cancellation;
 		}
