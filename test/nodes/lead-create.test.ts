@@ -42,8 +42,9 @@ it('a create dropped before the commit is not sent again: the searches find noth
 	);
 	const description = String((run.error as { description?: string }).description);
 	expect(description).toMatch(/^Tried: POST \/leads sent; its outcome is unknown \(The answer to POST \/leads was lost: the connection was reset\)\.$/m);
-	// From the first search (0.3 s) to the last (1 s), on a loaded machine a little less or more.
-	expect(description).toMatch(/^3 searches over (0\.[3-9]|1(\.\d)?) s \(GET \/leads\?search=joana\.before@example\.com\) found no lead this create sent \(one created since the send, with every field sent\)\.$/m);
+	// From the first search (0.3 s after the loss) to the last (1 s after it): 0.7 s, a little less or more when loaded.
+	expect(description).toMatch(/^3 searches over 0\.[5-9] s \(GET \/leads\?search=joana\.before@example\.com\) found no lead this create sent \(one created since the send, with every field sent\)\.$/m);
+	expect(description).toMatch(/^The service may still create it \(a slow service can apply a create long after its answer was lost\), and it does not refuse duplicates, so sending it again could make a second lead\.$/m);
 	expect(description).toMatch(/Check before running this item again: search for joana\.before@example\.com/);
 	expect(description).not.toMatch(/safe to run/);
 	expect(description).toMatch(/\(item 0, POST \/leads\)$/);
