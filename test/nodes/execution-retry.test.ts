@@ -50,6 +50,16 @@ describe('Lead Create in a retried execution', () => {
 		expect(leadsOf(email)).toHaveLength(1);
 	});
 
+	it('two leads match every field sent (made twice before): the newer is taken for the failed execution\'s, nothing is sent', async () => {
+		const email = 'helena.duas@example.com';
+		await run(lead(email), 'trigger');
+		const newer = await run(lead(email), 'trigger');
+		const before = posts();
+		const retried = await run(lead(email), 'retry');
+		expect(retried.items).toEqual([expect.objectContaining({ id: newer.items[0].id, outcome: 'found' })]);
+		expect(posts()).toBe(before);
+	});
+
 	it('no such lead yet: the retry searches, then creates it once', async () => {
 		const email = 'novo.retry@example.com';
 		const retried = await run(lead(email), 'retry');
