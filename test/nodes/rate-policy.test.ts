@@ -232,8 +232,9 @@ describe('the budget', () => {
 
 	it('doubles its hold per key: for a call sent after the last refusal, not for calls already on their way', async () => {
 		const budget = new RateBudget();
-		const first = await budget.acquire(s);
-		const second = await budget.acquire(s);
+		// Both sent before the first refusal came (their send times on this test's clock, not the machine's).
+		const first = { ...(await budget.acquire(s)), at: T - 20 };
+		const second = { ...(await budget.acquire(s)), at: T - 10 };
 		budget.settle(first, refusal('1'), s, T);
 		expect(budget.heldForMs(T)).toBe(1000);
 		budget.settle(second, refusal('1'), s, T + 10);
