@@ -142,40 +142,37 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 		expect(leadsOf(email)).toHaveLength(1);
 	}, 20_000);
 
-	it('a Stop while the last search of the window is on its way: the log still names the contact whose lead may exist', async () => {
-		const email = 'paulo.parado@example.com';
+	/**
+	 * The create for `email` is lost, then every answer takes 0.8 s, so the window's three searches (0.3, 0.5 and 1 s)
+	 * run back to back; the Stop comes once Skip If Exists' search and the window's second are answered (the sandbox
+	 * records a request as it answers), with the third, the window's last, on its way.
+	 */
+	async function stopDuringTheLastSearch(email: string, continueOnFail = false) {
 		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'], pathPrefix: '/leads' });
-		// Once the create is lost, every answer takes 0.8 s: the window's three searches (0.3, 0.5 and 1 s) run back to back.
 		onRequest = (line) => {
 			if (line.startsWith('POST /api/v1/leads')) sandbox.control.injectFault({ kind: 'latency', ms: 800 });
 		};
 		const searched = () => sandbox.control.requests().filter((request) => request.query.search === email).length;
 		try {
-			// Skip If Exists' search and the window's second are answered (the sandbox records a request as it answers): the
-			// third, the window's last, goes at once.
-			const { run, warnings } = await runAndStop(email, () => searched() === 3, "answered the window's second search");
-			expect(warnings).toContain(`Prospecting: the lead for ${email} may exist: its create's answer was lost and the execution was stopped while looking for it (3 searches)`);
-			// Marked cancelled, as a Stop between searches is, not failed by the search the Stop cut off.
-			expect(run.run.status).toBe('canceled');
+			return await runAndStop(email, () => searched() === 3, "answered the window's second search", continueOnFail);
 		} finally {
 			sandbox.control.clearFaults();
 		}
+	}
+
+	it('a Stop while the last search of the window is on its way: the log still names the contact whose lead may exist', async () => {
+		const email = 'paulo.parado@example.com';
+		const { run, warnings } = await stopDuringTheLastSearch(email);
+		expect(warnings).toContain(`Prospecting: the lead for ${email} may exist: its create's answer was lost and the execution was stopped while looking for it (3 searches)`);
+		// Marked cancelled, as a Stop between searches is, not failed by the search the Stop cut off.
+		expect(run.run.status).toBe('canceled');
 		expect(leadsOf(email)).toEqual([]);
 	}, 20_000);
 
 	it('under Continue On Fail, a Stop during the last search still stops the run: no error item goes on for the contact', async () => {
 		const email = 'paula.continua@example.com';
-		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'], pathPrefix: '/leads' });
-		onRequest = (line) => {
-			if (line.startsWith('POST /api/v1/leads')) sandbox.control.injectFault({ kind: 'latency', ms: 800 });
-		};
-		const searched = () => sandbox.control.requests().filter((request) => request.query.search === email).length;
-		try {
-			const { run, warnings } = await runAndStop(email, () => searched() === 3, "answered the window's second search", true);
-			expect(warnings).toContain(`Prospecting: the lead for ${email} may exist`);
-			expect({ status: run.run.status, items: run.items }).toEqual({ status: 'canceled', items: [] });
-		} finally {
-			sandbox.control.clearFaults();
-		}
+		const { run, warnings } = await stopDuringTheLastSearch(email, true);
+		expect(warnings).toContain(`Prospecting: the lead for ${email} may exist`);
+		expect({ status: run.run.status, items: run.items }).toEqual({ status: 'canceled', items: [] });
 	}, 20_000);
 });
