@@ -5,11 +5,10 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { WorkflowExecute } from 'n8n-core';
 
 import { withKeysHeld } from '../../nodes/Prospecting/actions/lead/contactLock';
 import { allLogLines } from '../../dev/harness';
-import { runNode } from './support';
+import { runAndStop, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
 /** Called with each request the sandbox answers, as it answers it. */
@@ -99,27 +98,10 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 		options: { skipIfExists: true, lostLeadSearch: 1 },
 	});
 
-	/** Runs the form through n8n's engine and stops the execution (what the editor's Stop calls) once `ready` holds. */
-	async function runAndStop(email: string, ready: () => boolean, what: string, continueOnFail = false) {
-		const original = WorkflowExecute.prototype.processRunExecutionData;
-		let running: { cancel(): void } | undefined;
-		const spy = jest.spyOn(WorkflowExecute.prototype, 'processRunExecutionData').mockImplementation(function (this: WorkflowExecute, ...args) {
-			const execution = original.apply(this, args);
-			running = execution;
-			return execution;
-		});
-		try {
-			const pending = runNode(form(email), { ...connection, continueOnFail });
-			for (let waited = 0; !ready(); waited += 50) {
-				if (waited > 10_000) throw new Error(`never ${what}`);
-				await new Promise((resolve) => setTimeout(resolve, 50));
-			}
-			running?.cancel();
-			const run = await pending;
-			return { run, warnings: run.logs.filter((line) => line.startsWith('[warn]')).join('\n') };
-		} finally {
-			spy.mockRestore();
-		}
+	/** Runs the form through n8n's engine and stops the execution once `ready` holds. */
+	async function runAndStopForm(email: string, ready: () => boolean, what: string, continueOnFail = false) {
+		const run = await runAndStop(async () => await runNode(form(email), { ...connection, continueOnFail }), ready, what);
+		return { run, warnings: run.logs.filter((line) => line.startsWith('[warn]')).join('\n') };
 	}
 
 	it('a Stop while the lost lead is looked for, its search being retried past the window: the log names the contact, and the next form for it is created', async () => {
@@ -130,7 +112,7 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 			if (line.startsWith('POST /api/v1/leads')) sandbox.control.injectFault({ kind: 'status', status: 503, count: 4, methods: ['GET'], pathPrefix: '/leads' });
 		};
 		// Stop while the search waits 2.4 s before its 5th attempt, the window over (the node's debug line says so).
-		const { warnings } = await runAndStop(email, () => allLogLines.some((line) => line.includes('GET /leads failed (status 503); retry 4 in 2400 ms')), 'retried a 4th time');
+		const { warnings } = await runAndStopForm(email, () => allLogLines.some((line) => line.includes('GET /leads failed (status 503); retry 4 in 2400 ms')), 'retried a 4th time');
 		expect(warnings).toContain(
 			`Prospecting: the lead for ${email} may exist: its create's answer was lost and the execution was stopped while looking for it (1 searches)`,
 		);
@@ -154,7 +136,7 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 		};
 		const searched = () => sandbox.control.requests().filter((request) => request.query.search === email).length;
 		try {
-			return await runAndStop(email, () => searched() === 3, "answered the window's second search", continueOnFail);
+			return await runAndStopForm(email, () => searched() === 3, "answered the window's second search", continueOnFail);
 		} finally {
 			sandbox.control.clearFaults();
 		}

@@ -5,9 +5,8 @@
  * other fields, is never reported as created.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { WorkflowExecute } from 'n8n-core';
 
-import { jsonOf, runNode } from './support';
+import { jsonOf, runAndStop, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 import { LeadGateway } from './lead-gateway';
 
@@ -218,29 +217,15 @@ describe('Lead Create, Stop during the lost-lead search', () => {
 	it('a Stop while looking for a lost lead logs a warning naming the contact, and nothing is sent again', async () => {
 		const email = 'parada.busca@example.com';
 		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
-		// The run is n8n's own; its Stop is the cancel of the execution it runs (what the editor's Stop calls).
-		const original = WorkflowExecute.prototype.processRunExecutionData;
-		let running: { cancel(): void } | undefined;
-		const spy = jest.spyOn(WorkflowExecute.prototype, 'processRunExecutionData').mockImplementation(function (this: WorkflowExecute, ...args) {
-			const execution = original.apply(this, args);
-			running = execution;
-			return execution;
-		});
-		try {
-			const before = posts();
-			const pending = runNode(formWithoutName(email, { lostLeadSearch: 30 }), connection);
-			// Stop once the first search of the window has been answered.
-			for (let waited = 0; !sandbox.control.requests().some((request) => request.query.search === email); waited += 50) {
-				if (waited > 10_000) throw new Error('no search came');
-				await new Promise((resolve) => setTimeout(resolve, 50));
-			}
-			running?.cancel();
-			const run = await pending;
-			expect(run.logs.some((line) => line.startsWith('[warn]') && line.includes(`the lead for ${email} may exist`))).toBe(true);
-			expect(posts() - before).toBe(1);
-			expect(run.items.map((item) => item.json.id)).toEqual([]);
-		} finally {
-			spy.mockRestore();
-		}
+		const before = posts();
+		// Stop once the first search of the window has been answered.
+		const run = await runAndStop(
+			async () => await runNode(formWithoutName(email, { lostLeadSearch: 30 }), connection),
+			() => sandbox.control.requests().some((request) => request.query.search === email),
+			'searched',
+		);
+		expect(run.logs.some((line) => line.startsWith('[warn]') && line.includes(`the lead for ${email} may exist`))).toBe(true);
+		expect(posts() - before).toBe(1);
+		expect(run.items.map((item) => item.json.id)).toEqual([]);
 	}, 20_000);
 });

@@ -1,4 +1,5 @@
 /** Builds and runs Prospecting workflows against a sandbox, and scans what a run produced for secrets. */
+import { WorkflowExecute } from 'n8n-core';
 import type { IConnections, IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE } from '../../dev/harness';
@@ -57,6 +58,31 @@ export async function runNodeOnClock(
 		async () => await runNode(parameters, options),
 	);
 	return Object.assign(result, { elapsedMs });
+}
+
+/**
+ * Runs `start` (a run through n8n's engine) and, once `ready` holds, stops the execution as the editor's Stop does:
+ * the cancel of the execution n8n runs. Fails, naming `what`, when `ready` does not hold within 10 s.
+ */
+export async function runAndStop<T>(start: () => Promise<T>, ready: () => boolean, what: string): Promise<T> {
+	const original = WorkflowExecute.prototype.processRunExecutionData;
+	let running: { cancel(): void } | undefined;
+	const spy = jest.spyOn(WorkflowExecute.prototype, 'processRunExecutionData').mockImplementation(function (this: WorkflowExecute, ...args) {
+		const execution = original.apply(this, args);
+		running = execution;
+		return execution;
+	});
+	try {
+		const pending = start();
+		for (let waited = 0; !ready(); waited += 50) {
+			if (waited > 10_000) throw new Error(`never ${what}`);
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
+		running?.cancel();
+		return await pending;
+	} finally {
+		spy.mockRestore();
+	}
 }
 
 /** Every text a user or an operator could see from a run: outputs, the error (all its fields), the log lines. */
