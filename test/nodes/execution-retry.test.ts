@@ -6,7 +6,7 @@
 import type { INode } from 'n8n-workflow';
 
 import { executeWorkflow } from '../../dev/harness';
-import { inLine, NODE_NAME, prospectingNamed, startNode } from './support';
+import { inLine, NODE_NAME, prospectingNamed, runAndStop, startNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
 const { sandbox, connection } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 5 } });
@@ -81,12 +81,27 @@ describe('Lead Create in a retried execution', () => {
 		const email = 'busca.retry@example.com';
 		sandbox.control.injectFault({ kind: 'status', status: 503, count: 5, methods: ['GET'] });
 		const retried = await run(lead(email), 'retry', true);
-		expect(retried.items).toEqual([
-			expect.objectContaining({
-				outcome: 'notSent',
-				description: expect.stringMatching(/This execution retries a failed one, which may have created the lead for busca\.retry@example\.com; the search for it failed, so nothing was sent/),
-			}),
+		expect(retried.items).toEqual([expect.objectContaining({ outcome: 'notSent', error: 'The service failed to process the request (503) after 5 attempts' })]);
+		// What to do, why the search failed as the service said, and the call that failed.
+		expect(String(retried.items[0].description).split('\n')).toEqual([
+			'This execution retries a failed one, which may have created the lead for busca.retry@example.com; the search for it failed, so nothing was sent. Run the retry again once the service answers.',
+			expect.stringMatching(/.+/),
+			'(item 0, GET /leads)',
 		]);
+		expect(posts()).toBe(0);
+	}, 20_000);
+
+	it('a Stop while the search before sending is on its way ends the run as stopped: nothing is sent, no error item goes on', async () => {
+		const email = 'parada.retry@example.com';
+		// The search is the run's first call; its answer takes 3 s, and the Stop comes half a second in.
+		sandbox.control.injectFault({ kind: 'latency', ms: 3000 });
+		const startedAt = Date.now();
+		try {
+			const retried = await runAndStop(async () => await run(lead(email), 'retry', true), () => Date.now() - startedAt >= 500, 'waited');
+			expect({ status: retried.run.status, items: retried.items }).toEqual({ status: 'canceled', items: [] });
+		} finally {
+			sandbox.control.clearFaults();
+		}
 		expect(posts()).toBe(0);
 	}, 20_000);
 });

@@ -3,7 +3,6 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { ProspectingRequestOptions } from '../../transport';
 import { asNodeError } from '../../transport';
 import { withOutcome } from '../../transport/outcome';
-import { cancelSignal } from '../../transport/pause';
 import type { LeadContacts } from './contacts';
 import { firstContact, searchByContact } from './contacts';
 import type { SentLead } from './sentLead';
@@ -21,20 +20,14 @@ export async function checkBeforeRetry(
 		const candidates = await searchByContact.call(this, check.contacts, check.settings);
 		return [...candidates].reverse().find((record) => matchesEverythingSent(record, check.sent));
 	} catch (error) {
-		// A Stop (the execution's cancel signal) reaches n8n as it is, so the run is marked cancelled.
-		if (cancelSignal(this)?.aborted) {
-			const cancellation = error as Error;
-			throw cancellation;
-		}
+		// A Stop during the search needs nothing here: n8n ends a cancelled execution as cancelled, whatever it throws.
 		const failed = asNodeError(this.getNode(), error);
 		const contact = firstContact(check.contacts);
 		failed.description = [
 			`This execution retries a failed one, which may have created the lead for ${contact}; the search for it failed, so nothing was sent. Run the retry again once the service answers.`,
+			// The service's words and the call that failed (item and endpoint), as the request told them.
 			failed.description,
-			`(item ${check.itemIndex}, GET /leads?search=${contact})`,
-		]
-			.filter(Boolean)
-			.join('\n');
+		].join('\n');
 		throw withOutcome(failed, 'notSent');
 	}
 }
