@@ -65,17 +65,18 @@ export async function lookForLostLead(this: IExecuteFunctions, look: LostLeadLoo
 	let lastAt = lostAt;
 	const schedule = searchSchedule(look.windowMs);
 	const due = schedule.filter((at) => lostAt + at >= Date.now() && lostAt + at <= (look.deadlineAt ?? Infinity));
+	let lead: IDataObject | undefined;
 	try {
-		const last = Math.min(schedule[schedule.length - 1], (look.deadlineAt ?? Infinity) - lostAt);
-		for (const at of due.length > 0 ? due : [last]) {
+		// When no point is due (the window or the deadline is over), one search now.
+		for (const at of due.length > 0 ? due : [0]) {
 			const wait = lostAt + at - Date.now();
 			if (wait > 0) await pause(wait, signal);
 			lastAt = Date.now();
 			firstAt ??= lastAt;
 			searches += 1;
 			try {
-				const lead = await look.find();
-				if (lead) return { lead, searches, spanSeconds: (lastAt - firstAt) / 1000, failures };
+				lead = await look.find();
+				if (lead) break;
 			} catch (error) {
 				// A Stop (the execution's cancel signal) reaches n8n as it is, so the run is marked cancelled; a search cut
 				// off by it failed because of the Stop, not because the service did.
@@ -94,5 +95,5 @@ export async function lookForLostLead(this: IExecuteFunctions, look: LostLeadLoo
 		const stopped = error as Error;
 		throw stopped;
 	}
-	return { searches, spanSeconds: (lastAt - (firstAt ?? lostAt)) / 1000, failures };
+	return { lead, searches, spanSeconds: (lastAt - (firstAt ?? lostAt)) / 1000, failures };
 }
