@@ -50,7 +50,8 @@ export function faultProblem(f: unknown): string | undefined {
 		case 'latency':
 			return Number.isFinite(fault.ms) && (fault.ms as number) >= 0 ? undefined : 'ms deve ser um número >= 0.';
 		case 'status':
-			if (!isStatusIn(fault.status, 500, 599)) return 'status deve ser um inteiro de 500 a 599.';
+			// 4xx too: a proxy or firewall in front of the service may refuse with any status. A 429 is the rate-limit fault.
+			if (!isStatusIn(fault.status, 400, 599) || fault.status === 429) return 'status deve ser um inteiro de 400 a 599, exceto 429.';
 			return whenProblem(fault.when) ?? bodyProblem(fault) ?? (isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.');
 		case 'slow-commit': {
 			const isMs = (v: unknown) => Number.isFinite(v) && (v as number) >= 0;
@@ -76,7 +77,7 @@ export function faultProblem(f: unknown): string | undefined {
 			return whenProblem(fault.when) ?? bodyProblem(fault) ?? (isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.');
 		case 'redirect':
 			if (![301, 302, 303, 307, 308].includes(fault.status as number)) return 'status deve ser 301, 302, 303, 307 ou 308.';
-			if (typeof fault.location !== 'string' || fault.location.trim() === '') return 'location deve ser um texto não vazio.';
+			if (fault.location !== undefined && (typeof fault.location !== 'string' || fault.location.trim() === '')) return 'location, quando dada, deve ser um texto não vazio.';
 			return isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.';
 		default:
 			return "kind deve ser 'status', 'drop', 'slow-commit', 'latency', 'rate-limit', 'malformed' ou 'redirect'.";

@@ -163,7 +163,7 @@ export interface RecordedRequest {
 export type Fault =
 	| {
 			kind: 'status';
-			/** Any 5xx: 500, 502, 503, 504, 524 (a CDN's timeout)... */
+			/** Any 5xx (500, 502, 503, 504, 524: a CDN's timeout...) or 4xx but 429 (a proxy or firewall refusing). */
 			status: number;
 			count: number;
 			/** 'after-commit': the service applies the request, then a gateway answers this status. Default before. */
@@ -215,7 +215,8 @@ export type Fault =
 			/** A moved host: answered with a redirect to `location`; nothing is applied. */
 			kind: 'redirect';
 			status: 301 | 302 | 303 | 307 | 308;
-			location: string;
+			/** Left out: a redirect without a Location header (a misconfigured proxy). */
+			location?: string;
 			count: number;
 			methods?: string[];
 			pathPrefix?: string;

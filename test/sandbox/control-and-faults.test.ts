@@ -240,9 +240,10 @@ describe('sandbox control API and faults', () => {
 		const listed = (await fetch(`${sandbox.url}/__sandbox/faults`).then((r) => r.json())) as { data: unknown[] };
 		expect(listed.data).toEqual(expect.arrayContaining(valid.map((fault) => expect.objectContaining(fault))));
 		const invalid = [
-			{ kind: 'redirect', status: 301, count: 1 },
+			{ kind: 'redirect', status: 301, location: ' ', count: 1 },
 			{ kind: 'redirect', status: 300, location: 'https://x.example.com/', count: 1 },
-			{ kind: 'status', status: 499, count: 1 },
+			{ kind: 'status', status: 399, count: 1 },
+			{ kind: 'status', status: 429, count: 1 },
 			{ kind: 'malformed', status: 302, count: 1 },
 			{ kind: 'malformed', when: 'later', count: 1 },
 			{ kind: 'status', status: 500, body: 42, count: 1 },
@@ -271,7 +272,7 @@ describe('sandbox control API and faults', () => {
 		expect((await post([{ kind: 'status', status: 500, count: 3 }, { kind: 'latency', ms: 1 }])).status).toBe(200);
 		const listed = (await fetch(`${sandbox.url}/__sandbox/faults`).then((r) => r.json())) as any;
 		expect(listed.data).toHaveLength(2);
-		expect((await post({ kind: 'status', status: 418, count: 1 })).status).toBe(400);
+		expect((await post({ kind: 'status', status: 200, count: 1 })).status).toBe(400);
 		expect((await post({ kind: 'explode' })).status).toBe(400);
 		expect(() => sandbox.control.injectFault({ kind: 'drop', when: 'later', count: 1 } as never)).toThrow(/when/);
 		expect((await call(sandbox, 'GET', '/leads')).status).toBe(500);
