@@ -115,6 +115,57 @@ describe('service errors', () => {
 	});
 });
 
+describe('statuses and bodies the service is not documented to give', () => {
+	const addLead = () => ({
+		resource: 'routine',
+		operation: 'addLead',
+		routineId: { __rl: true, mode: 'id', value: sandbox.control.routines()[0].id },
+		leadId: sandbox.control.leads()[0].id,
+	});
+	const itemOf = (run: NodeRun) => run.items[0].json;
+
+	it("another 4xx is told in the service's words with each field's reason, and the write is marked refused", async () => {
+		const body = { message: 'Lead já está nesta rotina.', errors: [{ field: 'leadId', message: 'duplicado' }] };
+		sandbox.control.injectFault({ kind: 'status', status: 409, body: JSON.stringify(body), count: 1, methods: ['POST'] });
+		const item = itemOf(await runNode(addLead(), { ...connection, continueOnFail: true }));
+		expect(item.error).toBe('Lead já está nesta rotina.');
+		expect(String(item.description).split('\n')).toEqual(['leadId: duplicado', expect.stringMatching(/^\(item 0, POST \/routines\/\S+\/lead\)$/)]);
+		expect(item.outcome).toBe('refused');
+	});
+
+	it('another 4xx without a message names its status, and quotes nothing of an HTML page', async () => {
+		sandbox.control.injectFault({ kind: 'status', status: 403, body: '<html><body>Proibido: 10.0.3.7</body></html>', contentType: 'text/html', count: 1 });
+		const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, connection);
+		expect(run.error?.message).toBe('The service rejected the request (403)');
+		expect(description(run).split('\n')).toEqual(['The answer was an HTML page (not shown).', '(item 0, GET /custom-fields)']);
+	});
+
+	it('a 400 from something in front of the service (an HTML page) is told as invalid, naming the page without quoting it', async () => {
+		sandbox.control.injectFault({ kind: 'status', status: 400, body: '<html><body>Bad Request 10.0.3.7</body></html>', contentType: 'text/html', count: 1 });
+		const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, connection);
+		expect(run.error?.message).toBe('The service rejected the request as invalid (400)');
+		expect(description(run).split('\n')).toEqual(['The answer was an HTML page (not shown).', '(item 0, GET /custom-fields)']);
+	});
+
+	it('field errors of unexpected shapes are still listed: a reason without a field, a reason that is not text, bare text', async () => {
+		const body = {
+			message: 'Dados inválidos',
+			errors: [{ message: 'informe um contato' }, { field: '', message: 'sem campo' }, { field: 'phones', message: { min: 8 } }, { field: 'name' }, 'texto solto', 7],
+		};
+		sandbox.control.injectFault({ kind: 'status', status: 400, body: JSON.stringify(body), count: 1 });
+		const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, connection);
+		expect(run.error?.message).toBe('Dados inválidos');
+		expect(description(run).split('\n')).toEqual(['informe um contato', 'sem campo', 'phones: {"min":8}', 'name: ""', 'texto solto', '7', '(item 0, GET /custom-fields)']);
+	});
+
+	it('a 400 whose errors are not a list lists no field, and still names the call', async () => {
+		sandbox.control.injectFault({ kind: 'status', status: 400, body: JSON.stringify({ message: 'Dados inválidos', errors: 'phones' }), count: 1 });
+		const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, connection);
+		expect(run.error?.message).toBe('Dados inválidos');
+		expect(description(run)).toBe('(item 0, GET /custom-fields)');
+	});
+});
+
 describe('what an error quotes of an answer', () => {
 	const addLead = () => ({
 		resource: 'routine',

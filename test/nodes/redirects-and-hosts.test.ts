@@ -60,6 +60,17 @@ describe('redirects are never followed', () => {
 		expect(sandbox.control.requests()).toHaveLength(1);
 	});
 
+	it('a redirect without a Location says so, and a long Location is named up to 200 characters', async () => {
+		sandbox.control.injectFault({ kind: 'redirect', status: 302, count: 1 });
+		const bare = await runNode({ resource: 'lead', operation: 'getMany', returnAll: true }, connection);
+		expect(bare.error?.message).toBe('GET /leads was redirected (302), and redirects are not followed: Location no Location given');
+
+		const far = `https://moved.example.com/${'caminho/'.repeat(40)}`;
+		sandbox.control.injectFault({ kind: 'redirect', status: 301, location: `  ${far}  `, count: 1 });
+		const long = await runNode({ resource: 'lead', operation: 'getMany', returnAll: true }, connection);
+		expect(long.error?.message).toBe(`GET /leads was redirected (301), and redirects are not followed: Location ${far.slice(0, 200)}…`);
+	});
+
 	it('the credential test does not follow a redirect, even to a working address, and says why', async () => {
 		const location = `${sandbox.url}/api/v1/custom-fields?apiKey=${sandbox.apiKey}`;
 		sandbox.control.injectFault({ kind: 'redirect', status: 301, location, count: 1 });

@@ -66,11 +66,10 @@ function isWriteMethod(method: string): boolean {
 /** Longest Location named in an error. */
 const MAX_LOCATION_CHARS = 200;
 
-/** The Location of a redirect as an error may name it: one line, capped, without the key. */
+/** The Location of a redirect (a header's first value: one line) as an error may name it: capped, without the key. */
 function locationWords(location: unknown, secret?: string): string {
-	const value = Array.isArray(location) ? location[0] : location;
-	if (typeof value !== 'string' || value.trim() === '') return 'no Location given';
-	const line = redactText(value.trim().replace(/[\r\n]+/g, ' '), secret);
+	const line = typeof location === 'string' ? redactText(location.trim(), secret) : '';
+	if (line === '') return 'no Location given';
 	return line.length > MAX_LOCATION_CHARS ? `${line.slice(0, MAX_LOCATION_CHARS)}…` : line;
 }
 
@@ -213,10 +212,7 @@ export function errorFromStatus(node: INode, failure: CallFailure, secret?: stri
 		description = [fromService, unquoted, where].filter(Boolean).join('\n');
 	} else {
 		message = fromService ?? `The service rejected the request (${status})`;
-		const reasons = fieldReasons(body);
-		description = [...reasons, fromService && fromService !== message ? fromService : '', unquoted, where]
-			.filter(Boolean)
-			.join('\n');
+		description = [...fieldReasons(body), unquoted, where].filter(Boolean).join('\n');
 	}
 
 	const details: JsonObject = { httpCode: String(status) };
