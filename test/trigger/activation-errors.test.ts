@@ -68,7 +68,7 @@ describe('activation errors', () => {
 		expect(error.message).toBe(
 			"Could not register the webhook: the service's webhook list could not be read or cleaned up: The API key in the Prospecting API credential is empty",
 		);
-		expect(error.description).toBe('No webhook was created. Activate the workflow again once the service answers.');
+		expect(error.description).toBe('No webhook was created. Activate the workflow again once the Prospecting API credential is corrected.');
 		expect(sandbox.control.requests()).toHaveLength(0);
 	});
 
@@ -81,7 +81,7 @@ describe('activation errors', () => {
 		const error = await failure(refused.activate());
 		expect(error.message).toMatch(/^Could not check the webhook registered with the service: The API key was refused \(401\)/);
 		expect(error.message).toContain('(Chave de API inválida.\n');
-		expect(error.description).toBe('Nothing was changed. Activate the workflow again once the service answers.');
+		expect(error.description).toBe('Nothing was changed. Activate the workflow again once the Prospecting API credential is corrected.');
 		expect(remoteFor(workflow.webhookUrl()).map((webhook) => webhook.id)).toEqual([mine.id]);
 		expect((refused.nodeStaticData.webhooks as any)[workflow.webhookUrl()].id).toBe(mine.id);
 	});

@@ -70,7 +70,7 @@ describe('activation under faults', () => {
 		const error = await failure(workflow.activate());
 		expect(error.message).toMatch(/^Could not register the webhook: the service's webhook list could not be read or cleaned up: /);
 		expect(error.message).toMatch(/Could not reach the service/);
-		expect(error.description).toMatch(/No webhook was created/);
+		expect(error.description).toBe('No webhook was created. Activate the workflow again once the service answers.');
 		expect(outcomeOf(error)).toBe('notSent');
 		expect(sandbox.control.webhooks()).toHaveLength(0);
 		expect(workflow.nodeStaticData.webhooks).toEqual({});

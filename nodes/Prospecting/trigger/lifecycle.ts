@@ -22,6 +22,17 @@ function reasonOf(error: unknown): string {
 	return description ? `${message} (${description})` : message;
 }
 
+/**
+ * What to do before activating again. Every error about the credential (an empty key, a Base URL the node refuses, a
+ * key the service refused with 401) names the Prospecting API credential: those wait for it to be corrected, not for
+ * the service.
+ */
+function activateAgain(error: unknown): string {
+	return reasonOf(error).includes('Prospecting API credential')
+		? 'Activate the workflow again once the Prospecting API credential is corrected.'
+		: 'Activate the workflow again once the service answers.';
+}
+
 /** The node declares its 'default' webhook, so n8n always has a URL for it. */
 function webhookUrlOf(context: IHookFunctions): string {
 	return context.getNodeWebhookUrl('default') as string;
@@ -87,7 +98,7 @@ export async function checkWebhookExists(this: IHookFunctions): Promise<boolean>
 		throw new NodeOperationError(
 			this.getNode(),
 			`Could not check the webhook registered with the service: ${reasonOf(error)}`,
-			{ description: 'Nothing was changed. Activate the workflow again once the service answers.' },
+			{ description: `Nothing was changed. ${activateAgain(error)}` },
 		);
 	}
 
@@ -106,7 +117,7 @@ export async function checkWebhookExists(this: IHookFunctions): Promise<boolean>
 		throw new NodeOperationError(
 			this.getNode(),
 			`Could not replace the webhook registered with the service: ${reasonOf(error)}`,
-			{ description: 'Activate the workflow again once the service answers.' },
+			{ description: activateAgain(error) },
 		);
 	}
 	if (reusable) return true;
@@ -134,7 +145,7 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 			new NodeOperationError(
 				this.getNode(),
 				`Could not register the webhook: the service's webhook list could not be read or cleaned up: ${reasonOf(error)}`,
-				{ description: 'No webhook was created. Activate the workflow again once the service answers.' },
+				{ description: `No webhook was created. ${activateAgain(error)}` },
 			),
 			'notSent',
 		);
