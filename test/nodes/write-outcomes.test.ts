@@ -7,7 +7,8 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { everythingVisible, expectNoSecret, runNode } from './support';
+import { executeWorkflow } from '../../dev/harness';
+import { everythingVisible, expectNoSecret, inLine, NODE_NAME, prospectingNamed, runNode, startNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
 const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 10, prospections: 5 } });
@@ -239,5 +240,19 @@ describe('a lost answer, a refusal and a call that never left', () => {
 
 		expect(run.items[0].json.outcome).toBe('notSent');
 		expect(run.items[0].json.error).toMatch(/the service refused the connection/);
+	});
+
+	it.each([
+		['Lead Create', () => ({ resource: 'lead', operation: 'create', email: 'sem.credencial@example.com' })],
+		['Routine Add Lead', addLead],
+		['Webhook Create', () => createWebhook],
+		['Webhook Delete', () => ({ resource: 'webhook', operation: 'delete', webhookId: 'whk_1' })],
+	])('%s without its credential (deleted, or never set) fails as not sent, and sends nothing', async (_write, parameters) => {
+		const node = { ...prospectingNamed(NODE_NAME, parameters() as INodeParameters), onError: 'continueRegularOutput' as const };
+		const run = await executeWorkflow(inLine(startNode, node), { credentials: {} });
+		expect(run.output(NODE_NAME).map((item) => item.json)).toEqual([
+			expect.objectContaining({ error: 'No test credentials of type "prospectingApi" were given to this run', outcome: 'notSent' }),
+		]);
+		expect(sandbox.control.requests()).toHaveLength(0);
 	});
 });

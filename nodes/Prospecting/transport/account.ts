@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { asNodeError } from './errors';
 import { withOutcome } from './outcome';
 import { refusedHost } from './refusedHosts';
 
@@ -64,9 +65,10 @@ const credentialsByContext = new WeakMap<object, Promise<ProspectingCredentials>
 export async function credentialsOf(context: ProspectingContext): Promise<ProspectingCredentials> {
 	let pending = credentialsByContext.get(context);
 	if (!pending) {
-		pending = context.getCredentials(
-			'prospectingApi',
-		) as unknown as Promise<ProspectingCredentials>;
+		// Without its credential (deleted, not set) no call is made: a write it stops was not sent.
+		pending = (context.getCredentials('prospectingApi') as unknown as Promise<ProspectingCredentials>).catch((error: unknown) => {
+			throw withOutcome(asNodeError(context.getNode(), error), 'notSent');
+		});
 		credentialsByContext.set(context, pending);
 		// A failed read is not kept, so the next call asks again.
 		pending.catch(() => credentialsByContext.delete(context));
