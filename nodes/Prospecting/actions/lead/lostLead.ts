@@ -69,8 +69,8 @@ export async function lookForLostLead(this: IExecuteFunctions, look: LostLeadLoo
 	try {
 		// When no point is due (the window or the deadline is over), one search now.
 		for (const at of due.length > 0 ? due : [0]) {
-			const wait = lostAt + at - Date.now();
-			if (wait > 0) await pause(wait, signal);
+			// A point already past waits no time.
+			await pause(lostAt + at - Date.now(), signal);
 			lastAt = Date.now();
 			firstAt ??= lastAt;
 			searches += 1;
