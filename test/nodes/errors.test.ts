@@ -16,6 +16,14 @@ const { sandbox, connection } = useSandbox({ rateLimit: false, apiKeys: [SPECIAL
 const description = (run: NodeRun) =>
 	String((run.error as { description?: unknown } | undefined)?.description ?? '');
 
+/** Routine Add Lead of the sandbox's first lead to its first routine: a write the service answers with no record. */
+const addLead = () => ({
+	resource: 'routine',
+	operation: 'addLead',
+	routineId: { __rl: true, mode: 'id', value: sandbox.control.routines()[0].id },
+	leadId: sandbox.control.leads()[0].id,
+});
+
 async function serviceMessageFor(path: string): Promise<string> {
 	const response = await fetch(
 		`${sandbox.url}/api/v1${path}${path.includes('?') ? '&' : '?'}apiKey=${encodeURIComponent(SPECIAL_KEY)}`,
@@ -116,12 +124,6 @@ describe('service errors', () => {
 });
 
 describe('statuses and bodies the service is not documented to give', () => {
-	const addLead = () => ({
-		resource: 'routine',
-		operation: 'addLead',
-		routineId: { __rl: true, mode: 'id', value: sandbox.control.routines()[0].id },
-		leadId: sandbox.control.leads()[0].id,
-	});
 	const itemOf = (run: NodeRun) => run.items[0].json;
 
 	it("another 4xx is told in the service's words with each field's reason, and the write is marked refused", async () => {
@@ -167,12 +169,6 @@ describe('statuses and bodies the service is not documented to give', () => {
 });
 
 describe('what an error quotes of an answer', () => {
-	const addLead = () => ({
-		resource: 'routine',
-		operation: 'addLead',
-		routineId: { __rl: true, mode: 'id', value: sandbox.control.routines()[0].id },
-		leadId: sandbox.control.leads()[0].id,
-	});
 	// What an instance metadata endpoint answers: a listing in plain text, credentials in JSON.
 	const metadataListing = 'ami-id\nhostname\niam/security-credentials/prospecting-role\ninstance-id';
 	const metadataCredentials = JSON.stringify({
