@@ -1,0 +1,97 @@
+/**
+ * What an error may repeat of an answer, and what a write's 2xx answer must be. Whatever answered may not be the
+ * service: only its own words are quoted (a JSON `message` and field `errors`, or one short line of plain text),
+ * anything else is named by its type; and a write's 2xx is its result only when it is empty or a JSON object
+ * (for a create, one with an id).
+ */
+import { describeAnswer, quotableDetails, quotableMessage } from '../../nodes/Prospecting/transport/quotable';
+import { writeAnswerProblem } from '../../nodes/Prospecting/transport/writeAnswer';
+
+describe("the service's message an error quotes", () => {
+	it("is a JSON answer's message, a list of messages joined, capped at 500 characters", () => {
+		expect(quotableMessage({ message: 'Rotina não encontrada.' })).toBe('Rotina não encontrada.');
+		expect(quotableMessage({ message: ['Campo a inválido', 'Campo b ausente'] })).toBe('Campo a inválido; Campo b ausente');
+		expect(quotableMessage({ message: 'm'.repeat(500) })).toBe('m'.repeat(500));
+		expect(quotableMessage({ message: 'm'.repeat(501) })).toBe(`${'m'.repeat(500)}…`);
+		expect(quotableMessage({ message: ['a'.repeat(300), 'b'.repeat(300)] })).toBe(`${'a'.repeat(300)}; ${'b'.repeat(198)}…`);
+	});
+
+	it('is nothing for a JSON answer whose message is blank, missing, or not text', () => {
+		for (const body of [{ message: '  ' }, {}, { message: 42 }, { message: ['texto', 7] }, { erro: 'x' }]) {
+			expect(quotableMessage(body, 'application/json')).toBeUndefined();
+		}
+	});
+
+	it('is one short line of plain text, trimmed, up to 200 characters; never another type, a list or a number', () => {
+		expect(quotableMessage('  Em manutenção  ', 'text/plain')).toBe('Em manutenção');
+		expect(quotableMessage('x'.repeat(200), 'text/plain')).toBe('x'.repeat(200));
+		expect(quotableMessage('x'.repeat(201), 'text/plain')).toBeUndefined();
+		expect(quotableMessage('linha 1\nlinha 2', 'text/plain')).toBeUndefined();
+		expect(quotableMessage('linha 1\rlinha 2', 'text/plain')).toBeUndefined();
+		expect(quotableMessage('   ', 'text/plain')).toBeUndefined();
+		expect(quotableMessage('Em manutenção', 'text/html')).toBeUndefined();
+		expect(quotableMessage('Em manutenção')).toBeUndefined();
+		expect(quotableMessage(['Em manutenção'], 'text/plain')).toBeUndefined();
+		expect(quotableMessage(503, 'text/plain')).toBeUndefined();
+	});
+});
+
+describe("the details an error keeps of a JSON answer", () => {
+	it('keep only the message and, of each field error, its field and message as text, each capped', () => {
+		const body = {
+			message: 'Dados inválidos',
+			errors: [{ field: 'phones[0].value', message: 'curto', hint: 'x' }, { field: 7, message: { min: 8 } }, 'texto solto', 'y'.repeat(600)],
+			AccessKeyId: 'ASIAEXAMPLE',
+		};
+		expect(quotableDetails(body)).toEqual({
+			message: 'Dados inválidos',
+			errors: [{ field: 'phones[0].value', message: 'curto' }, {}, 'texto solto', `${'y'.repeat(500)}…`],
+		});
+		expect(quotableDetails({ errors: [{ field: 'f'.repeat(501), message: 'g'.repeat(501) }] })).toEqual({
+			errors: [{ field: `${'f'.repeat(500)}…`, message: `${'g'.repeat(500)}…` }],
+		});
+	});
+
+	it('keep at most 50 field errors', () => {
+		const errors = Array.from({ length: 51 }, (_, index) => ({ field: `f${index}`, message: 'inválido' }));
+		const kept = quotableDetails({ errors })?.errors as unknown[];
+		expect(kept).toHaveLength(50);
+		expect(kept[49]).toEqual({ field: 'f49', message: 'inválido' });
+	});
+
+	it('are nothing for an answer that is not a JSON object, or holds neither', () => {
+		for (const body of ['<html></html>', ['a'], null, undefined, 42, {}, { AccessKeyId: 'ASIAEXAMPLE' }, { errors: 'phones' }]) {
+			expect(quotableDetails(body)).toBeUndefined();
+		}
+	});
+});
+
+describe('an answer that is not quoted is named', () => {
+	it('by what it is: empty, a JSON list, an HTML page (by its type or its first character), or its type', () => {
+		for (const empty of [undefined, null, '']) expect(describeAnswer(empty, 'text/html')).toBe('an empty answer');
+		expect(describeAnswer(['a'], 'application/json')).toBe('a JSON list');
+		expect(describeAnswer('Entrar', ' Text/HTML; charset=utf-8')).toBe('an HTML page');
+		expect(describeAnswer('  <!doctype html>', 'text/plain')).toBe('an HTML page');
+		expect(describeAnswer('%PDF-1.7', 'application/pdf')).toBe('an answer of type application/pdf');
+		expect(describeAnswer('ok', `application/${'x'.repeat(100)}`)).toBe(`an answer of type application/${'x'.repeat(48)}…`);
+		expect(describeAnswer('ok')).toBe('an answer that is not JSON');
+		expect(describeAnswer('ok', 42)).toBe('an answer that is not JSON');
+	});
+});
+
+describe("a write's 2xx answer", () => {
+	it('is its result when empty or a JSON object; a list, a text or a number is not JSON', () => {
+		for (const body of [undefined, null, '', '  \n', {}, { id: 'x' }]) expect(writeAnswerProblem(body)).toBeUndefined();
+		for (const body of [[], [{ id: 'x' }], 'ok', 42, true]) expect(writeAnswerProblem(body)).toBe('notJson');
+	});
+
+	it("is a create's result only as a JSON object with an id, itself or under data", () => {
+		for (const body of [{ id: 'lead_1' }, { id: 0 }, { data: { id: 'lead_1' } }, { data: [1], id: 'lead_1' }]) {
+			expect(writeAnswerProblem(body, 'recordWithId')).toBeUndefined();
+		}
+		for (const body of [undefined, null, '', {}, { id: '  ' }, { id: null }, { id: Infinity }, { data: { name: 'x' }, id: 'lead_1' }]) {
+			expect(writeAnswerProblem(body, 'recordWithId')).toBe('noRecord');
+		}
+		for (const body of [[{ id: 'lead_1' }], 'ok', 42]) expect(writeAnswerProblem(body, 'recordWithId')).toBe('notJson');
+	});
+});
