@@ -79,6 +79,24 @@ it('with Send Again If Not Found on, sends the lead once more after the searches
 	]);
 });
 
+it('with Send Again If Not Found on, a second lost create is not sent a third time: the item says both sends were tried', async () => {
+	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 2, methods: ['POST'] });
+	const run = await runNode(
+		createLead('joana.duas@example.com', { options: { lostLeadSearch: 0, retryWhenNotCreated: true } }),
+		{ ...connection, continueOnFail: true },
+	);
+	expect(run.items[0].json.outcome).toBe('unknown');
+	const tried = String(run.items[0].json.description)
+		.split('\n')
+		.filter((line) => line.startsWith('Tried: '));
+	expect(tried).toEqual([
+		'Tried: POST /leads sent; its outcome is unknown (The answer to POST /leads was lost: the connection was reset).',
+		'Tried: POST /leads sent again; its outcome is unknown (The answer to POST /leads was lost: the connection was reset).',
+	]);
+	expect(posts()).toHaveLength(2);
+	expect(leadsWithEmail('joana.duas@example.com')).toHaveLength(0);
+});
+
 it('with Send Again If Not Found off, reports the lost create per item as a lead that may exist', async () => {
 	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
 	const run = await runNode(

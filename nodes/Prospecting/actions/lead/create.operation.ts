@@ -325,14 +325,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		if (skipIfExists) {
 			const existing = await findExistingLead.call(this, contacts, name, settings);
 			if (existing) {
-					// Nothing would be written for real either; a dry run still says so in its own shape.
+				// Nothing would be written for real either; a dry run still says so in its own shape.
 				const dryRun = await guardWrite.call(this, {
 					operation: 'Lead Create',
 					itemIndex: i,
 					request,
 					noRequest: true,
 					wouldReturn: existing,
-					message: `Dry run: nothing was written. A lead with this contact exists (id ${String(existing.id ?? '?')}), so Lead Create would send nothing and return it (in wouldReturn).`,
+					message: `Dry run: nothing was written. A lead with this contact exists (id ${String(existing.id)}), so Lead Create would send nothing and return it (in wouldReturn).`,
 				});
 				return dryRun ?? output(existing, 'found');
 			}
