@@ -291,6 +291,14 @@ describe('Lead Create details', () => {
 		expect(String(json.message)).toContain(`exists (id ${existing.id})`);
 	});
 
+	it('the would-be create carries only the fields given: no empty name or company, no empty contact list', async () => {
+		const result = await run(
+			{ resource: 'lead', operation: 'create', phone: '+55 11 3333-4444' },
+			{ mode: 'manual', manualWrites: 'dryRun' },
+		);
+		expect((result.items[0].json.request as IDataObject).body).toEqual({ phones: [{ value: '+55 11 3333-4444', label: 'Principal' }] });
+	});
+
 	it('Skip If Exists with Stop With Error: a found lead is returned as for real, since nothing would be written', async () => {
 		const existing = sandbox.control.leads().filter((lead) => lead.emails.length > 0)[1];
 		const result = await run(
