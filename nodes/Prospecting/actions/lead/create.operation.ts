@@ -181,13 +181,13 @@ function isUnreachable(error: unknown): boolean {
 }
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const name = textValue.call(this, i, 'name', this.getNodeParameter('name', i, ''));
-	const company = textValue.call(this, i, 'company', this.getNodeParameter('company', i, ''));
+	const name = textValue.call(this, i, 'name', this.getNodeParameter('name', i));
+	const company = textValue.call(this, i, 'company', this.getNodeParameter('company', i));
 	const additionalFields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const contacts: LeadContacts = collectContacts.call(this, i, {
-		email: this.getNodeParameter('email', i, ''),
-		phone: this.getNodeParameter('phone', i, ''),
+		email: this.getNodeParameter('email', i),
+		phone: this.getNodeParameter('phone', i),
 		additionalFields,
 	});
 	if (contacts.emails.length + contacts.phones.length + contacts.mobiles.length === 0) {

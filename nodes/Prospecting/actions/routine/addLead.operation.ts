@@ -56,14 +56,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		this,
 		i,
 		'leadId',
-		this.getNodeParameter('leadId', i, '', { extractValue: true }),
+		this.getNodeParameter('leadId', i, undefined, { extractValue: true }),
 		true,
 	);
 	const responsibleId = idText.call(
 		this,
 		i,
 		'responsibleId',
-		this.getNodeParameter('responsibleId', i, ''),
+		this.getNodeParameter('responsibleId', i),
 		false,
 	);
 	const settings = writeSettings.call(this, i);
