@@ -1,4 +1,7 @@
 /** Lead creation when answers are lost: no duplicate, nothing missing, one output item per input. */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { expectNoSecret, runNode, runNodeOnClock } from './support';
 import { useSandbox } from '../support/sandbox';
 
@@ -160,6 +163,20 @@ it('a create held by the rate limit past its maximum is not sent, and not tried 
 	expect(run.items.map((item) => item.json.outcome)).toEqual(['refused', 'notSent']);
 	expect(String(run.items[1].json.description)).not.toMatch(/did not reach the service/);
 	expect(posts()).toHaveLength(1);
+});
+
+it('a service that refuses the connection: the create is sent once more after a pause, then fails as not sent, saying so', async () => {
+	const closed = http.createServer();
+	await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+	const port = (closed.address() as AddressInfo).port;
+	await new Promise((resolve) => closed.close(resolve));
+	const run = await runNode(createLead('joana.fora@example.com'), { baseUrl: `http://127.0.0.1:${port}`, apiKey: sandbox.apiKey, continueOnFail: true });
+	const item = run.items[0].json;
+	expect([item.outcome, item.error]).toEqual(['notSent', 'Could not reach the service: the service refused the connection']);
+	// The first send is the one tried before; the error is the second's.
+	expect(String(item.description).split('\n').filter((line) => line.startsWith('Tried: '))).toEqual([
+		'Tried: POST /leads did not reach the service (Could not reach the service: the service refused the connection).',
+	]);
 });
 
 describe('Lead Create, answers that are not the created lead', () => {

@@ -9,6 +9,7 @@ import {
 	isNotSentCode,
 	isResponseLostError,
 	prospectingApiRequest,
+	withNote,
 } from '../../transport';
 import { networkCode } from '../../transport/networkCode';
 import { cancelSignal, pause } from '../../transport/pause';
@@ -274,12 +275,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 					await pause(NOT_SENT_PAUSE_MS, cancelSignal(this));
 					continue;
 				}
-				if (!isResponseLostError(error)) throw asNodeError(node, error);
+				// Proven not applied (refused, not sent): the item fails, saying what was tried before.
+				if (!isResponseLostError(error)) throw withNote(node, error, tried.map((line) => `Tried: ${line}.`).join('\n'));
 				// The service has no duplicate protection: look for the lead long enough for a slow commit to show,
 				// taking only one created since this send (an older lead with the contact is not this one).
 				const earliest = () => clock.earliestCreatedAt(sentAt);
 				// The item is held here: say so, since a 5xx used to fail at once.
-				this.logger?.info(
+				this.logger.info(
 					`Prospecting: the outcome of the create for ${contact} is unknown (${asNodeError(node, error).message}); looking for its lead for up to ${searchWindowMs / 1000} s before the item goes on (item ${i})`,
 				);
 				const search = await lookForLostLead.call(this, {
