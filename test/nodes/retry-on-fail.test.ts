@@ -50,6 +50,32 @@ describe('Lead Create under Retry On Fail (3 tries), 5 creates', () => {
 		expect(requests('POST')).toHaveLength(2);
 		// The first try searched over its window (3 searches for a 1 s window); each later try searched once more.
 		expect(requests('GET', String(input[2].email))).toHaveLength(3 + 2);
+		// The last try's error: what it knew of the first, for the 3rd item.
+		const description = String((run.error as { description?: string }).description);
+		expect(description.split('\n')[0]).toBe('Tried: an earlier try of this node (Retry On Fail) sent POST /leads; its outcome stayed unknown.');
+		expect(description).toMatch(/\(item 2, POST \/leads\)$/);
+	}, 30_000);
+
+	it('a later try does not take an older lead with the same name and e-mail for the one the first try sent', async () => {
+		const input = people('antigo');
+		// The 3rd contact already had this very lead, made an hour before the run.
+		sandbox.control.setCreatedAt(new Date(Date.now() - 60 * 60_000).toISOString());
+		try {
+			await fetch(`${sandbox.url}/api/v1/leads?apiKey=${connection.apiKey}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ name: input[2].name, emails: [{ value: input[2].email, label: 'Principal' }] }),
+			});
+			sandbox.control.setCreatedAt(null);
+			const older = leadsOf(String(input[2].email));
+			expect(older).toHaveLength(1);
+			gateway.failCreates({ nth: 3, status: 503, when: 'before-commit' });
+			const run = await runWithRetryOnFail(createFromInput(), throughGateway(), { inputItems: input });
+			expect(run.error?.message).toMatch(/^The lead for pessoa3\.antigo@example\.com may exist/);
+			expect(leadsOf(String(input[2].email))).toEqual(older);
+		} finally {
+			sandbox.control.setCreatedAt(null);
+		}
 	}, 30_000);
 
 	it('the 3rd create answered 500 after its commit, its first searches failing: every contact has one lead, the 3rd found by the next try', async () => {

@@ -319,7 +319,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			return output(search.lead, 'found');
 		}
 		const tried = ['an earlier try of this node (Retry On Fail) sent POST /leads; its outcome stayed unknown'];
-		const lost = new NodeOperationError(node, `The lead for ${contact} may exist`, { itemIndex: i });
+		const lost = new NodeOperationError(node, `The lead for ${contact} may exist`);
 		throw mayExist(lost, tried, search, { sentAt: doubt?.sentAt ?? Date.now(), earliestCreatedAt });
 	};
 
@@ -347,7 +347,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 					`an earlier execution in this n8n sent POST /leads for ${contact} ${Math.round((Date.now() - doubt.sentAt) / 1000)} s ago; its outcome is unknown, so this one did not send`,
 				];
 				const searchedLine = `Skip If a Lead With This Contact Exists searched (GET /leads?search=${contact}) and found no lead yet; the earlier create may still be committed, so this contact is left in doubt for ${Math.ceil((doubt.until - Date.now()) / 1000)} s more.`;
-				const lost = new NodeOperationError(node, `The lead for ${contact} may exist`, { itemIndex: i });
+				const lost = new NodeOperationError(node, `The lead for ${contact} may exist`);
 				throw mayExistError(node, lost, { contact, tried, search, itemIndex: i, searchedLine });
 			}
 		}
