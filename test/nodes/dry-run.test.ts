@@ -286,7 +286,7 @@ describe('Lead Create details', () => {
 		expect(requests.filter((request) => request.kind === 'read').length).toBeGreaterThan(0);
 		expect(writes()).toEqual([]);
 		const json = result.items[0].json;
-		expect(json).toMatchObject({ dryRun: true, written: false, request: null });
+		expect(json).toMatchObject({ dryRun: true, written: false, operation: 'Lead Create', request: null });
 		expect((json.wouldReturn as IDataObject).id).toBe(existing.id);
 		expect(String(json.message)).toContain(`exists (id ${existing.id})`);
 	});

@@ -342,13 +342,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			// another now could make a second lead.
 			const doubt = unresolvedOf(keys);
 			if (doubt) {
-				const search = { searches: 1, spanSeconds: 0, failures: [] };
 				const tried = [
 					`an earlier execution in this n8n sent POST /leads for ${contact} ${Math.round((Date.now() - doubt.sentAt) / 1000)} s ago; its outcome is unknown, so this one did not send`,
 				];
 				const searchedLine = `Skip If a Lead With This Contact Exists searched (GET /leads?search=${contact}) and found no lead yet; the earlier create may still be committed, so this contact is left in doubt for ${Math.ceil((doubt.until - Date.now()) / 1000)} s more.`;
 				const lost = new NodeOperationError(node, `The lead for ${contact} may exist`);
-				throw mayExistError(node, lost, { contact, tried, search, itemIndex: i, searchedLine });
+				throw mayExistError(node, lost, { contact, tried, itemIndex: i, searchedLine });
 			}
 		}
 

@@ -8,6 +8,15 @@ function plural(count: number, word: string): string {
 	return `${count} ${word}${count === 1 ? '' : 'es'}`;
 }
 
+/** What the lost-lead search did: how many searches over how long, and whether any failed. */
+function searchesLine(contact: string, search: LostLeadSearch): string {
+	const searches = `${plural(search.searches, 'search')} over ${Math.round(search.spanSeconds * 10) / 10} s (GET /leads?search=${contact})`;
+	const failed = search.failures.length;
+	return failed === 0
+		? `${searches} found no lead this create sent (one created since the send, with every field sent).`
+		: `${searches}: ${failed === search.searches ? 'every one' : `${failed} of them`} failed (${search.failures.at(-1)}), so whether the lead exists is not known.`;
+}
+
 /**
  * The error of a Lead Create whose outcome stayed unknown: the lead may exist. Says which contact, what was
  * tried, and how to check before running the item again. Never "safe to run again": a slow service may still
@@ -16,27 +25,19 @@ function plural(count: number, word: string): string {
 export function mayExistError(
 	node: INode,
 	lost: unknown,
-	details: {
-		contact: string;
-		tried: string[];
-		search: LostLeadSearch;
-		itemIndex: number;
-		/** Replaces the line about the searches, when they were not a lost-lead search (Skip If Exists). */
-		searchedLine?: string;
-	},
+	details: { contact: string; tried: string[]; itemIndex: number } & (
+		| { search: LostLeadSearch }
+		/** What was searched, when it was not a lost-lead search (Skip If Exists). */
+		| { searchedLine: string }
+	),
 ) {
-	const { contact, tried, search, itemIndex, searchedLine } = details;
+	const { contact, tried, itemIndex } = details;
 	const error = asNodeError(node, lost);
-	const searches = `${plural(search.searches, 'search')} over ${Math.round(search.spanSeconds * 10) / 10} s (GET /leads?search=${contact})`;
-	const failed = search.failures.length;
-	const searched =
-		failed === 0
-			? `${searches} found no lead this create sent (one created since the send, with every field sent).`
-			: `${searches}: ${failed === search.searches ? 'every one' : `${failed} of them`} failed (${search.failures.at(-1)}), so whether the lead exists is not known.`;
+	const searched = 'searchedLine' in details ? details.searchedLine : searchesLine(contact, details.search);
 	error.message = `The lead for ${contact} may exist: the outcome of its create is unknown, and it was not sent again`;
 	error.description = [
 		...tried.map((line) => `Tried: ${line}.`),
-		searchedLine ?? searched,
+		searched,
 		'The service may still create it (a slow service can apply a create long after its answer was lost), and it does not refuse duplicates, so sending it again could make a second lead.',
 		`Check before running this item again: search for ${contact} in the app, or with Lead → Get Many (Search). Skip If a Lead With This Contact Exists returns the lead when it exists by then. To send it again when the searches find nothing, turn on Send Again If Not Found (May Duplicate), or raise Look for a Lost Lead For.`,
 		`(item ${itemIndex}, POST /leads)`,
