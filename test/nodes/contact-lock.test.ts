@@ -126,8 +126,8 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 
 	/**
 	 * The create for `email` is lost, then every answer takes 0.8 s, so the window's three searches (0.3, 0.5 and 1 s)
-	 * run back to back; the Stop comes once Skip If Exists' search and the window's second are answered (the sandbox
-	 * records a request as it answers), with the third, the window's last, on its way.
+	 * run back to back; the Stop comes 0.2 s after Skip If Exists' search and the window's second are answered, with
+	 * the third, the window's last, on its way.
 	 */
 	async function stopDuringTheLastSearch(email: string, continueOnFail = false) {
 		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'], pathPrefix: '/leads' });
@@ -135,8 +135,15 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 			if (line.startsWith('POST /api/v1/leads')) sandbox.control.injectFault({ kind: 'latency', ms: 800 });
 		};
 		const searched = () => sandbox.control.requests().filter((request) => request.query.search === email).length;
+		// The sandbox records an answer as it sends it: 0.2 s later the node has surely sent the last search, which
+		// is then answered 0.6 s after the Stop.
+		let secondAnsweredAt: number | undefined;
+		const lastOnItsWay = () => {
+			if (searched() === 3) secondAnsweredAt ??= Date.now();
+			return secondAnsweredAt !== undefined && Date.now() - secondAnsweredAt >= 200;
+		};
 		try {
-			return await runAndStopForm(email, () => searched() === 3, "answered the window's second search", continueOnFail);
+			return await runAndStopForm(email, lastOnItsWay, "answered the window's second search", continueOnFail);
 		} finally {
 			sandbox.control.clearFaults();
 		}
