@@ -179,6 +179,24 @@ it('a service that refuses the connection: the create is sent once more after a 
 	]);
 });
 
+it('without Skip If Exists, a create is not held back by another one for the same contact that looks for its lost lead', async () => {
+	const email = 'joana.paralela@example.com';
+	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
+	const finished: string[] = [];
+	const first = runNode(createLead(email, { options: { lostLeadSearch: 3 } }), { ...connection, continueOnFail: true }).then(() => finished.push('first'));
+	// The second starts once the first's create is lost and its searches have begun.
+	for (let waited = 0; !sandbox.control.requests().some((request) => request.query.search === email); waited += 50) {
+		if (waited > 10_000) throw new Error('the first create never searched');
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+	// Another name, so the first's searches do not take this lead for theirs.
+	await runNode(createLead(email, { name: 'Joana Outra' }), connection).then(() => finished.push('second'));
+	await first;
+	// Both sent: without Skip If Exists the user asked for no check, and a second lead is theirs to make.
+	expect(finished).toEqual(['second', 'first']);
+	expect(posts()).toHaveLength(2);
+}, 20_000);
+
 describe('Lead Create, answers that are not the created lead', () => {
 	const failing = (email: string) =>
 		runNode(createLead(email, { options: { lostLeadSearch: 1 } }), { ...connection, continueOnFail: true });
