@@ -6,6 +6,7 @@
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { startWebhookReceiver, type TriggerWorkflowHandle, type WebhookReceiver } from '../../dev/harness';
+import { outcomeOf } from '../../nodes/Prospecting/transport/outcome';
 
 let sandbox: RunningSandbox;
 let receiver: WebhookReceiver;
@@ -96,6 +97,19 @@ describe('activation errors', () => {
 		expect(error.message).toContain('(Remoção de webhooks suspensa durante a manutenção.\n');
 		expect(error.description).toBe('Activate the workflow again once the service answers.');
 		expect(remoteFor(workflow.webhookUrl())).toHaveLength(1);
+	});
+
+	it('a deactivation whose credential was deleted sends nothing, fails as not sent, and keeps the webhook for the next activation', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [mine] = remoteFor(workflow.webhookUrl());
+		const orphaned = receiver.createWorkflow({ credentials: {}, workflowId: workflow.workflow.id, webhookId: workflow.node.webhookId, staticData: workflow.staticData });
+		const requestsBefore = sandbox.control.requests().length;
+		const error = await failure(orphaned.deactivate());
+		expect(error.message).toMatch(new RegExp(`^Could not remove webhook ${mine.id} from the service: `));
+		expect(outcomeOf(error)).toBe('notSent');
+		expect(sandbox.control.requests()).toHaveLength(requestsBefore);
+		expect(remoteFor(workflow.webhookUrl()).map((webhook) => webhook.id)).toEqual([mine.id]);
 	});
 
 	it('a create the service refused (a redirect): the description says only that nothing is left, no late webhook', async () => {
