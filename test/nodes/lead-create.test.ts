@@ -197,6 +197,22 @@ it('without Skip If Exists, a create is not held back by another one for the sam
 	expect(posts()).toHaveLength(2);
 }, 20_000);
 
+it('Skip If Exists with a name: a lead with the phone under another name is not taken; the same name in other case and spaces is', async () => {
+	const response = await fetch(`${sandbox.url}/api/v1/leads?apiKey=${sandbox.apiKey}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ name: 'Marta Lima', phones: [{ value: '(11) 3333-4444', label: 'Principal' }] }),
+	});
+	const existing = (await response.json()) as { id: string };
+	const skipping = (name: string, phone: string) => ({ resource: 'lead', operation: 'create', name, phone, options: { skipIfExists: true } });
+
+	const other = await runNode(skipping('Outra Pessoa', '11 3333 4444'), connection);
+	expect(other.items.map((item) => [item.json.outcome, item.json.id === existing.id])).toEqual([['created', false]]);
+
+	const same = await runNode(skipping('  marta LIMA ', '11 3333-4444'), connection);
+	expect(same.items.map((item) => [item.json.outcome, item.json.id])).toEqual([['found', existing.id]]);
+});
+
 describe('Lead Create, answers that are not the created lead', () => {
 	const failing = (email: string) =>
 		runNode(createLead(email, { options: { lostLeadSearch: 1 } }), { ...connection, continueOnFail: true });
