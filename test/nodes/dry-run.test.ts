@@ -299,6 +299,20 @@ describe('Lead Create details', () => {
 		expect((result.items[0].json.request as IDataObject).body).toEqual({ phones: [{ value: '+55 11 3333-4444', label: 'Principal' }] });
 	});
 
+	it('contacts at the edges of what the node accepts are sent: a 254-character e-mail, 6 and 20 digits, a 40-character phone', async () => {
+		const email = `${'a'.repeat(242)}@example.com`;
+		const wide = `123456${' '.repeat(33)}7`;
+		const result = await run(
+			{ resource: 'lead', operation: 'create', email, phone: '123-456', additionalFields: { mobile: '1'.repeat(20), phones: { values: [{ value: wide }] } } },
+			{ mode: 'manual', manualWrites: 'dryRun' },
+		);
+		expect(result.error).toBeUndefined();
+		const body = (result.items[0].json.request as IDataObject).body as IDataObject;
+		const values = (list: unknown) => (list as IDataObject[]).map((item) => item.value);
+		expect([email.length, wide.length]).toEqual([254, 40]);
+		expect([values(body.emails), values(body.phones), values(body.mobiles)]).toEqual([[email], ['123-456', wide], ['1'.repeat(20)]]);
+	});
+
 	it('Skip If Exists with Stop With Error: a found lead is returned as for real, since nothing would be written', async () => {
 		const existing = sandbox.control.leads().filter((lead) => lead.emails.length > 0)[1];
 		const result = await run(

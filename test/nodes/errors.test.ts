@@ -297,6 +297,26 @@ describe('bad input is refused before any call, naming the item and the field', 
 			/^phone: .* is not a valid phone number/,
 		],
 		[
+			'an e-mail of 255 characters',
+			{ resource: 'lead', operation: 'create', email: `${'a'.repeat(243)}@example.com` },
+			/^email: .* is not a valid email address \(item 0\)/,
+		],
+		[
+			'a phone of 5 digits',
+			{ resource: 'lead', operation: 'create', phone: '123-45' },
+			/^phone: "123-45" is not a valid phone number/,
+		],
+		[
+			'a phone of 21 digits',
+			{ resource: 'lead', operation: 'create', phone: '1'.repeat(21) },
+			/^phone: "1{21}" is not a valid phone number/,
+		],
+		[
+			'a phone of 41 characters',
+			{ resource: 'lead', operation: 'create', phone: `123456${' '.repeat(34)}7` },
+			/^phone: .* is not a valid phone number/,
+		],
+		[
 			'a webhook ID of ".."',
 			{ resource: 'webhook', operation: 'delete', webhookId: '..' },
 			/^webhookId: "\.\." is not a valid ID \(item 0\)/,

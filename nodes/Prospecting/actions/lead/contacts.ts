@@ -27,6 +27,9 @@ function digits(value: string): string {
 const MAX_EMAIL_LENGTH = 254;
 /** Far more than any phone number with punctuation. */
 const MAX_PHONE_LENGTH = 40;
+/** The digits of a phone number: a short local number at the least, an international one with extension at most. */
+const MIN_PHONE_DIGITS = 6;
+const MAX_PHONE_DIGITS = 20;
 
 function checkEmail(this: IExecuteFunctions, i: number, field: string, value: string): void {
 	if (value.length > MAX_EMAIL_LENGTH || !EMAIL_SHAPE.test(value)) {
@@ -40,8 +43,8 @@ function checkEmail(this: IExecuteFunctions, i: number, field: string, value: st
 }
 
 function checkPhone(this: IExecuteFunctions, i: number, field: string, value: string): void {
-	const count = value.length > MAX_PHONE_LENGTH ? 0 : digits(value).length;
-	if (value.length > MAX_PHONE_LENGTH || !PHONE_CHARACTERS.test(value) || count < 6 || count > 20) {
+	const count = digits(value).length;
+	if (value.length > MAX_PHONE_LENGTH || !PHONE_CHARACTERS.test(value) || count < MIN_PHONE_DIGITS || count > MAX_PHONE_DIGITS) {
 		throw inputError(
 			this.getNode(),
 			i,
