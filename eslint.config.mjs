@@ -28,13 +28,32 @@ export default tseslint.config(
 		},
 	},
 	{
-		// Layers (docs/architecture.md): the polling trigger and the shared rules stand on shared/ and transport/
-		// alone, so that a change to the action node cannot change what a trigger does.
+		// Layers (docs/dev/architecture.md): the polling trigger and the shared rules stand on shared/, transport/ and
+		// helpers/ alone, so that a change to the action node cannot change what a trigger does.
 		files: ['nodes/Prospecting/polling/**/*.ts', 'nodes/Prospecting/shared/**/*.ts'],
 		rules: {
 			'no-restricted-imports': [
 				'error',
-				{ patterns: [{ group: ['**/actions/**', '**/trigger/**', '**/methods/**'], message: 'polling/ and shared/ use only shared/ and transport/.' }] },
+				{ patterns: [{ group: ['**/actions/**', '**/trigger/**', '**/methods/**'], message: 'polling/ and shared/ use only shared/, transport/ and helpers/.' }] },
+			],
+		},
+	},
+	{
+		// The HTTP loop and its rate rules stand on helpers/ alone; helpers/ on nothing of the package.
+		files: ['nodes/Prospecting/transport/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{ patterns: [{ group: ['**/actions/**', '**/trigger/**', '**/methods/**', '**/polling/**', '**/shared/**'], message: 'transport/ uses only helpers/.' }] },
+			],
+		},
+	},
+	{
+		files: ['nodes/Prospecting/helpers/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{ patterns: [{ group: ['../**'], message: 'helpers/ uses nothing else of the package.' }] },
 			],
 		},
 	},

@@ -16,11 +16,11 @@ const writePath = [
 	'nodes/Prospecting/actions/webhook/**/*.ts',
 	'nodes/Prospecting/actions/helpers/writeOnce.ts',
 	'nodes/Prospecting/trigger/lifecycle.ts',
-	'nodes/Prospecting/transport/errors.ts',
-	'nodes/Prospecting/transport/outcome.ts',
+	'nodes/Prospecting/helpers/errors.ts',
+	'nodes/Prospecting/helpers/outcome.ts',
 	// Rules that moved out of errors.ts: what a write's 2xx must be, and which answers an error may quote.
-	'nodes/Prospecting/transport/writeAnswer.ts',
-	'nodes/Prospecting/transport/quotable.ts',
+	'nodes/Prospecting/helpers/writeAnswer.ts',
+	'nodes/Prospecting/helpers/quotable.ts',
 ];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */

@@ -17,9 +17,9 @@ const NODE_NAME = 'Prospecting';
  * so the node's idea of the window must start over too, as in a freshly started n8n.
  */
 export function forgetRateBudgets(): void {
-	const transport = require('../../nodes/Prospecting/transport') as { resetBudgets?: () => void };
+	const transport = require('../../nodes/Prospecting/transport/rateBudget') as { resetBudgets?: () => void };
 	if (typeof transport.resetBudgets !== 'function') {
-		throw new Error('nodes/Prospecting/transport no longer exports resetBudgets; the benchmark needs it between figures');
+		throw new Error('nodes/Prospecting/transport/rateBudget no longer exports resetBudgets; the benchmark needs it between figures');
 	}
 	transport.resetBudgets();
 }

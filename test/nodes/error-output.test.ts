@@ -5,7 +5,7 @@
 import type { INode } from 'n8n-workflow';
 
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
 import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE_TYPE } from '../../dev/harness';
 import { expectNoSecret } from './support';
 

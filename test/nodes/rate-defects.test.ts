@@ -12,7 +12,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { executeWorkflow, registerNodeType } from '../../dev/harness';
 import { onControlledClock } from '../../dev/harness/clock';
 import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm, runToolForm } from '../../dev/harness/tool-form';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox';
 import { formPost, inLine, prospectingNamed, startNode } from './support';
 

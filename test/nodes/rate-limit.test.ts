@@ -5,7 +5,7 @@
  */
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
 import { onControlledClock } from '../../dev/harness/clock';
 import { expectNoSecret, jsonOf, runNode, runNodeOnClock } from './support';
 

@@ -3,7 +3,7 @@
  * budget's queue on n8n's own sleep under a controlled clock. The engine tests (spike, rate-limit, max-rate-limit-wait,
  * tool-rate-wait, rate-defects) show the same rules where a user sees them.
  */
-import { budgetKey } from '../../nodes/Prospecting/transport/account';
+import { budgetKey } from '../../nodes/Prospecting/helpers/account';
 import { cancelSignal, leaveIfCancelled, pause } from '../../nodes/Prospecting/transport/pause';
 import { RateBudget, budgetCount, callKind, getBudget, rateSettings, resetBudgets, RateWaitTooLong } from '../../nodes/Prospecting/transport/rateBudget';
 import {

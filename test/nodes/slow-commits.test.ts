@@ -18,8 +18,8 @@ import {
 	errorFromNetwork,
 	errorFromStatus,
 	isResponseLostError,
-} from '../../nodes/Prospecting/transport/errors';
-import { outcomeOf } from '../../nodes/Prospecting/transport/outcome';
+} from '../../nodes/Prospecting/helpers/errors';
+import { outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
 import { executeWorkflow, PROSPECTING_NODE_TYPE } from '../../dev/harness';
 import { expectNoSecret, formPost, inLine, prospectingNamed, runNode } from './support';
 import { useSandbox } from '../support/sandbox';

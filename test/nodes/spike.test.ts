@@ -8,7 +8,7 @@
 
 import { startSandbox } from '../../sandbox';
 import type { RecordedRequest, RunningSandbox } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
 import { executeWorkflow } from '../../dev/harness';
 import { formPost, inLine, prospectingNamed } from './support';
 

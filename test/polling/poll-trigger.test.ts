@@ -5,7 +5,7 @@
  */
 import '../../dev/harness';
 import { PollWorkflowHandle } from '../../dev/harness/poll';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 

@@ -11,7 +11,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox';
 import type { RecordedRequest, RunningSandbox } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
 import { runNode } from '../nodes/support';
 import type { NodeRun } from '../nodes/support';
 import { operationParameters } from './parameters';

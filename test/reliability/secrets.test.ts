@@ -10,7 +10,7 @@ import type { INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
-import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
 import { allLogLines, createTriggerWorkflow, executeWorkflow, findSecret, PROSPECTING_NODE_TYPE, START_NODE, startWebhookReceiver } from '../../dev/harness';
 import type { DeliveryResult, WorkflowRunResult } from '../../dev/harness';
 

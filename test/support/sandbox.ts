@@ -1,5 +1,5 @@
 /** The sandbox a test file runs against, set up the same way in every file. */
-import { resetBudgets } from '../../nodes/Prospecting/transport';
+import { resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox';
 
 /** What a credential needs to reach the sandbox (a type, so it passes where n8n takes credential data). */

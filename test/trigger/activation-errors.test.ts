@@ -6,7 +6,7 @@
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { startWebhookReceiver, type TriggerWorkflowHandle, type WebhookReceiver } from '../../dev/harness';
-import { outcomeOf } from '../../nodes/Prospecting/transport/outcome';
+import { outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
 
 let sandbox: RunningSandbox;
 let receiver: WebhookReceiver;

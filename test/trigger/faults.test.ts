@@ -8,7 +8,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { allLogLines } from '../../dev/harness';
-import { outcomeOf } from '../../nodes/Prospecting/transport/outcome';
+import { outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { FlakyProxy } from './support/flaky-proxy';

@@ -4,8 +4,8 @@
  * anything else is named by its type; and a write's 2xx is its result only when it is empty or a JSON object
  * (for a create, one with an id).
  */
-import { describeAnswer, quotableDetails, quotableMessage } from '../../nodes/Prospecting/transport/quotable';
-import { writeAnswerProblem } from '../../nodes/Prospecting/transport/writeAnswer';
+import { describeAnswer, quotableDetails, quotableMessage } from '../../nodes/Prospecting/helpers/quotable';
+import { writeAnswerProblem } from '../../nodes/Prospecting/helpers/writeAnswer';
 
 describe("the service's message an error quotes", () => {
 	it("is a JSON answer's message, a list of messages joined, capped at 500 characters", () => {

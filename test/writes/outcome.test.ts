@@ -3,7 +3,7 @@
  * Continue On Fail. The node reads it from and writes it to any thrown value, so both ends must hold for values
  * that are not n8n's errors too: a plain Error, a string, nothing at all.
  */
-import { outcomeOf, withOutcome } from '../../nodes/Prospecting/transport/outcome';
+import { outcomeOf, withOutcome } from '../../nodes/Prospecting/helpers/outcome';
 
 describe('the outcome of a failed write', () => {
 	it('is none for a thrown value that is not an object or carries no outcome', () => {

@@ -6,9 +6,10 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { MultiValueFormat } from '../transport';
-import { buildQuery, credentialsOf, normaliseBaseUrl, redactText, redactValue } from '../transport';
-import { withOutcome } from '../transport/outcome';
+import type { MultiValueFormat } from '../helpers/account';
+import { buildQuery, credentialsOf, normaliseBaseUrl } from '../helpers/account';
+import { redactText, redactValue } from '../helpers/secrets';
+import { withOutcome } from '../helpers/outcome';
 import { inputError } from './inputError';
 
 /** The node's Dry Run parameter. */

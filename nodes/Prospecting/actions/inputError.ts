@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { withOutcome } from '../transport/outcome';
+import { withOutcome } from '../helpers/outcome';
 
 /** An input problem found before any call: names the field and the item. Nothing was sent (outcome 'notSent'). */
 export function inputError(

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { prospectingApiPaginate } from '../transport';
+import { prospectingApiPaginate } from '../shared/pagination';
 import { listSettings } from './listSettings';
 import { toItems } from './output';
 import { additionalQuery } from './parameters';

@@ -1,8 +1,9 @@
 /** The read side of the list parameters in `common.descriptions.ts`: Return All, Limit and the list options. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { MultiValueFormat, PaginateOptions } from '../transport';
-import { DEFAULT_PAGE_SIZE } from '../transport';
+import type { MultiValueFormat } from '../helpers/account';
+import type { PaginateOptions } from '../shared/pagination';
+import { DEFAULT_PAGE_SIZE } from '../shared/pagination';
 import { booleanValue, maxRateLimitWait, oneOf, optionalOneOf, positiveInteger, queryText } from './parameters';
 
 const ORDER_DIRECTIONS = ['asc', 'desc'] as const;

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { MAX_ID_LENGTH } from '../shared/ids';
-import { DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS } from '../transport';
+import { DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS } from '../transport/request';
 import { isToolForm } from './toolForm';
 import { inputError } from './inputError';
 

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { redactText } from '../transport';
-import type { WriteOutcome } from '../transport/outcome';
-import { outcomeOf, withOutcome } from '../transport/outcome';
+import { redactText } from '../helpers/secrets';
+import type { WriteOutcome } from '../helpers/outcome';
+import { outcomeOf, withOutcome } from '../helpers/outcome';
 import * as conversationThread from './conversationThread';
 import * as customField from './customField';
 import * as lead from './lead';

@@ -1,7 +1,8 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { listWebhooks } from '../shared/webhooks';
-import { parseListPage, prospectingApiRequest } from '../transport';
+import { parseListPage } from '../shared/pagination';
+import { prospectingApiRequest } from '../transport/request';
 import { leadLabel, prospectionLabel, routineLabel, webhookLabel } from './labels';
 
 /** One page per keystroke or scroll: every picker reads through the same request function, inside the rate budget. */

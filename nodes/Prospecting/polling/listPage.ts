@@ -1,7 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { parseListPage, prospectingApiRequest } from '../transport';
+import { parseListPage } from '../shared/pagination';
+import { prospectingApiRequest } from '../transport/request';
 
 /** Records per read: the most the service is known to accept, so a poll costs as few reads as it can. */
 export const POLL_PAGE_SIZE = 100;

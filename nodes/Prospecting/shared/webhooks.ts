@@ -1,7 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ProspectingContext, ProspectingRequestOptions } from '../transport';
-import { buildApiError, prospectingApiRequest } from '../transport';
+import type { ProspectingContext } from '../helpers/account';
+import type { ProspectingRequestOptions } from '../transport/request';
+import { buildApiError } from '../helpers/errors';
+import { prospectingApiRequest } from '../transport/request';
 
 /** GET /webhooks answers `{ data }` with every webhook of the project at once: no pages. */
 export async function listWebhooks(

@@ -1,4 +1,4 @@
-import { budgetKey } from './account';
+import { budgetKey } from '../helpers/account';
 import { leaveIfCancelled, pause } from './pause';
 import { IN_STEP_MS, holdAfterRefusal, readyAt, type BudgetFigures, type RateAnswer, type RateSettings, type ResetUnit } from './rateRules';
 

@@ -1,4 +1,4 @@
-import { headerValue } from './headers';
+import { headerValue } from '../helpers/headers';
 
 /** The rate rules as pure functions of a budget's figures and the time (ms); [n]: rule n of docs/rate-limits.md. */
 

@@ -1,15 +1,15 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { buildQuery, checkedAccount, type MultiValueFormat, type ProspectingContext } from './account';
-import { errorFromNetwork, errorFromRateLimit, errorFromStatus, errorFromWriteAnswer, isNotSentCode, isResponseLostCode } from './errors';
-import { headerValue } from './headers';
-import { networkCode } from './networkCode';
+import { buildQuery, checkedAccount, type MultiValueFormat, type ProspectingContext } from '../helpers/account';
+import { errorFromNetwork, errorFromRateLimit, errorFromStatus, errorFromWriteAnswer, isNotSentCode, isResponseLostCode } from '../helpers/errors';
+import { headerValue } from '../helpers/headers';
+import { networkCode } from '../helpers/networkCode';
 import { cancelSignal, pause } from './pause';
 import { callKind, getBudget, rateSettings, RateWaitTooLong, type Reservation } from './rateBudget';
 import { readRateAnswer } from './rateRules';
-import { redactText, redactValue } from './secrets';
-import { serviceClockOffsetMs } from './serviceDate';
-import { writeAnswerProblem, type WriteAnswerExpectation } from './writeAnswer';
+import { redactText, redactValue } from '../helpers/secrets';
+import { serviceClockOffsetMs } from '../helpers/serviceDate';
+import { writeAnswerProblem, type WriteAnswerExpectation } from '../helpers/writeAnswer';
 
 export interface ProspectingRequestOptions {
 	qs?: IDataObject;

@@ -1,8 +1,8 @@
 import type { IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isResponseLostError } from '../transport';
-import { outcomeOf, withOutcome } from '../transport/outcome';
+import { isResponseLostError } from '../helpers/errors';
+import { outcomeOf, withOutcome } from '../helpers/outcome';
 import { EventListError, sameEvents, subscribedEvents } from './events';
 import { forgetWebhook, isComplete, keepWebhook, keptEntry } from './keptWebhooks';
 import { createRemoteWebhook, deleteRemoteWebhook, listRemoteWebhooks, sameUrl } from './remoteWebhooks';

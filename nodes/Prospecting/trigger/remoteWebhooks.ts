@@ -2,7 +2,8 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 import { unwrapRecord } from '../shared/records';
 import { listWebhooks } from '../shared/webhooks';
-import { asNodeError, prospectingApiRequest } from '../transport';
+import { asNodeError } from '../helpers/errors';
+import { prospectingApiRequest } from '../transport/request';
 
 /** A webhook as the service lists it. The secret is never part of a listing. */
 export interface RemoteWebhook {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { outcomeOf } from '../../transport/outcome';
+import { outcomeOf } from '../../helpers/outcome';
 
 /**
  * n8n's Retry On Fail runs the whole node again in the same process and execution, with the same run index and

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ProspectingRequestOptions } from '../../transport';
-import { prospectingApiPaginate } from '../../transport';
+import type { ProspectingRequestOptions } from '../../transport/request';
+import { prospectingApiPaginate } from '../../shared/pagination';
 import { inputError } from '../inputError';
 import { quoted, textValue } from '../parameters';
 

@@ -2,16 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../shared/records';
-import type { ProspectingRequestOptions } from '../../transport';
-import {
-	accountKey,
-	asNodeError,
-	isNotSentCode,
-	isResponseLostError,
-	prospectingApiRequest,
-	withNote,
-} from '../../transport';
-import { networkCode } from '../../transport/networkCode';
+import type { ProspectingRequestOptions } from '../../transport/request';
+import { accountKey } from '../../helpers/account';
+import { asNodeError, isNotSentCode, isResponseLostError, withNote } from '../../helpers/errors';
+import { prospectingApiRequest } from '../../transport/request';
+import { networkCode } from '../../helpers/networkCode';
 import { cancelSignal, pause } from '../../transport/pause';
 import { writeOptions } from '../common.descriptions';
 import { guardWrite } from '../dryRun';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { asNodeError } from '../../transport';
+import { asNodeError } from '../../helpers/errors';
 import { cancelSignal, leaveIfCancelled, pause } from '../../transport/pause';
 
 /**

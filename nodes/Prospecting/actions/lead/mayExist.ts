@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
-import { asNodeError } from '../../transport';
-import { withOutcome } from '../../transport/outcome';
+import { asNodeError } from '../../helpers/errors';
+import { withOutcome } from '../../helpers/outcome';
 import type { LostLeadSearch } from './lostLead';
 
 function plural(count: number, word: string): string {

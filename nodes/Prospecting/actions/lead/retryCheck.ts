@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ProspectingRequestOptions } from '../../transport';
-import { asNodeError } from '../../transport';
-import { withOutcome } from '../../transport/outcome';
+import type { ProspectingRequestOptions } from '../../transport/request';
+import { asNodeError } from '../../helpers/errors';
+import { withOutcome } from '../../helpers/outcome';
 import type { LeadContacts } from './contacts';
 import { firstContact, searchByContact } from './contacts';
 import type { SentLead } from './sentLead';

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { MultiValueFormat } from '../../transport';
-import { prospectingApiPaginate, prospectingApiRequest } from '../../transport';
+import type { MultiValueFormat } from '../../helpers/account';
+import { prospectingApiPaginate } from '../../shared/pagination';
+import { prospectingApiRequest } from '../../transport/request';
 import { prospectionFilterCollections } from '../../shared/prospectionFilters.description';
 import { additionalQueryOption, maxRateLimitWaitOptions, multiValueFormatOption } from '../common.descriptions';
 import { readMultiValueFormat } from '../listSettings';

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../shared/records';
-import { asNodeError, isResponseLostError, prospectingApiRequest, withNote } from '../../transport';
+import { asNodeError, isResponseLostError, withNote } from '../../helpers/errors';
+import { prospectingApiRequest } from '../../transport/request';
 import { guardWrite } from '../dryRun';
 import { onceInExecution } from '../helpers/writeOnce';
 import { writeOperationDescription } from '../dryRun.description';

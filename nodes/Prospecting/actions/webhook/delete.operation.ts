@@ -3,8 +3,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../shared/records';
 import { listWebhooks } from '../../shared/webhooks';
-import { asNodeError, isResponseLostError, prospectingApiRequest, withNote } from '../../transport';
-import { withOutcome } from '../../transport/outcome';
+import { asNodeError, isResponseLostError, withNote } from '../../helpers/errors';
+import { prospectingApiRequest } from '../../transport/request';
+import { withOutcome } from '../../helpers/outcome';
 import { guardWrite } from '../dryRun';
 import { onceInExecution } from '../helpers/writeOnce';
 import { writeOperationDescription } from '../dryRun.description';

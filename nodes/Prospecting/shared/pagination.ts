@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { buildApiError } from './errors';
-import type { ProspectingContext } from './account';
-import type { ProspectingRequestOptions } from './request';
-import { prospectingApiRequest } from './request';
+import { buildApiError } from '../helpers/errors';
+import type { ProspectingContext } from '../helpers/account';
+import type { ProspectingRequestOptions } from '../transport/request';
+import { prospectingApiRequest } from '../transport/request';
 
 /** One page of a list as the service answers it: `{ data: [...], meta: {...} }`. */
 export interface ListPageBody {
