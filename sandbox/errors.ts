@@ -41,6 +41,6 @@ export const MESSAGES = {
 			: status === 502
 				? 'Erro temporário de comunicação com o servidor (502).'
 				: `Serviço temporariamente indisponível (${status}).`,
-	moved: (location: string) => `Endereço movido para ${location}.`,
+	moved: (location?: string) => (location === undefined ? 'Endereço movido.' : `Endereço movido para ${location}.`),
 	unknownRoute: (method: string, path: string) => `Rota não encontrada: ${method} ${path}.`,
 };

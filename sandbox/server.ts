@@ -195,7 +195,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		const moved = state.faults.take('redirect', info);
 		if (moved) {
 			const location: Record<string, string> = moved.location === undefined ? {} : { Location: moved.location };
-			reply(moved.status, JSON.stringify({ message: MESSAGES.moved(moved.location ?? '?') }), { ...rate.headers, ...location });
+			reply(moved.status, JSON.stringify({ message: MESSAGES.moved(moved.location) }), { ...rate.headers, ...location });
 			return;
 		}
 		const failure = state.faults.take('status', info, (f) => f.when !== 'after-commit');

@@ -73,6 +73,29 @@ describe('activation errors', () => {
 		expect(sandbox.control.requests()).toHaveLength(0);
 	});
 
+	it('a Base URL that answers the webhook list with a redirect: nothing sent on, activate again once the credential is corrected', async () => {
+		const workflow = trigger();
+		sandbox.control.injectFault({ kind: 'redirect', status: 301, location: 'https://novo.example.com/api/v1/webhooks', count: 1, methods: ['GET'] });
+		const error = await failure(workflow.activate());
+		expect(error.message).toMatch(/GET \/webhooks was redirected \(301\)/);
+		expect(error.description).toBe('No webhook was created. Activate the workflow again once the Prospecting API credential is corrected.');
+		expect(sandbox.control.webhooks()).toHaveLength(0);
+	});
+
+	it('a Base URL on a cloud metadata address: nothing is sent, activate again once the credential is corrected', async () => {
+		const workflow = receiver.createWorkflow({ credentials: { prospectingApi: { baseUrl: 'http://169.254.169.254/latest', apiKey: sandbox.apiKey } } });
+		const error = await failure(workflow.activate());
+		expect(error.message).toContain('names 169.254.169.254, a link-local or cloud metadata address');
+		expect(error.description).toBe('No webhook was created. Activate the workflow again once the Prospecting API credential is corrected.');
+	});
+
+	it('a workflow whose credential was deleted: nothing is sent, activate again once the credential is corrected', async () => {
+		const workflow = receiver.createWorkflow({ credentials: {} });
+		const error = await failure(workflow.activate());
+		expect(error.description).toBe('No webhook was created. Activate the workflow again once the Prospecting API credential is corrected.');
+		expect(sandbox.control.requests()).toHaveLength(0);
+	});
+
 	it('a key the service refuses when re-activating: the service\'s words, nothing changed, the webhook still kept', async () => {
 		const workflow = trigger();
 		await workflow.activate();

@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { inCredential } from './credentialFault';
 import { asNodeError } from './errors';
 import { withOutcome } from './outcome';
 import { refusedHost } from './refusedHosts';
@@ -67,7 +68,7 @@ export async function credentialsOf(context: ProspectingContext): Promise<Prospe
 	if (!pending) {
 		// Without its credential (deleted, not set) no call is made: a write it stops was not sent.
 		pending = (context.getCredentials('prospectingApi') as unknown as Promise<ProspectingCredentials>).catch((error: unknown) => {
-			throw withOutcome(asNodeError(context.getNode(), error), 'notSent');
+			throw inCredential(withOutcome(asNodeError(context.getNode(), error), 'notSent'));
 		});
 		credentialsByContext.set(context, pending);
 		// A failed read is not kept, so the next call asks again.
@@ -104,7 +105,7 @@ export async function checkedAccount(this: ProspectingContext, itemIndex?: numbe
 	const secret = String(credentials?.apiKey ?? '');
 	const baseUrl = normaliseBaseUrl(credentials?.baseUrl);
 	const refuse = (message: string, description?: string) =>
-		withOutcome(new NodeOperationError(this.getNode(), message, { itemIndex, description }), 'notSent');
+		inCredential(withOutcome(new NodeOperationError(this.getNode(), message, { itemIndex, description }), 'notSent'));
 	if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) {
 		throw refuse('The base URL in the Prospecting API credential must start with http:// or https://');
 	}

@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { inCredential } from './credentialFault';
 import { outcomeOf, withOutcome, type WriteOutcome } from './outcome';
 import { describeAnswer, quotableDetails, quotableMessage } from './quotable';
 import type { WriteAnswerProblem } from './writeAnswer';
@@ -226,6 +227,8 @@ export function errorFromStatus(node: INode, failure: CallFailure, secret?: stri
 		details,
 		secret,
 	});
+	// A redirect and a refused key are mended in the credential (its Base URL, its key).
+	if (status === 401 || (status >= 300 && status < 400)) inCredential(error);
 	return isWrite ? withOutcome(error, statusOutcome(status)) : error;
 }
 

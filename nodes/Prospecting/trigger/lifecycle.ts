@@ -1,6 +1,7 @@
 import type { IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { isCredentialFault } from '../helpers/credentialFault';
 import { isResponseLostError } from '../helpers/errors';
 import { outcomeOf, withOutcome } from '../helpers/outcome';
 import { EventListError, sameEvents, subscribedEvents } from './events';
@@ -22,13 +23,9 @@ function reasonOf(error: unknown): string {
 	return description ? `${message} (${description})` : message;
 }
 
-/**
- * What to do before activating again. Every error about the credential (an empty key, a Base URL the node refuses, a
- * key the service refused with 401) names the Prospecting API credential: those wait for it to be corrected, not for
- * the service.
- */
+/** What to do before activating again: an error about the credential waits for it to be corrected, not for the service. */
 function activateAgain(error: unknown): string {
-	return reasonOf(error).includes('Prospecting API credential')
+	return isCredentialFault(error)
 		? 'Activate the workflow again once the Prospecting API credential is corrected.'
 		: 'Activate the workflow again once the service answers.';
 }

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../shared/records';
 import type { ProspectingRequestOptions } from '../../transport/request';
@@ -19,7 +19,7 @@ import { withKeysHeld } from './contactLock';
 import { collectContacts, contactKeys, findExistingLead, firstContact, searchByContact } from './contacts';
 import type { LostLeadSearch } from './lostLead';
 import { DEFAULT_LOST_LEAD_SEARCH_SECONDS, lookForLostLead } from './lostLead';
-import { mayExistError } from './mayExist';
+import { mayExistError, triedLines } from './mayExist';
 import { checkBeforeRetry } from './retryCheck';
 import type { SentLead } from './sentLead';
 import { isTheLeadSent } from './sentLead';
@@ -271,7 +271,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 					continue;
 				}
 				// Proven not applied (refused, not sent): the item fails, saying what was tried before.
-				if (!isResponseLostError(error)) throw withNote(node, error, tried.map((line) => `Tried: ${line}.`).join('\n'));
+				if (!isResponseLostError(error)) throw withNote(node, error, triedLines(tried).join('\n'));
 				// The service has no duplicate protection: look for the lead long enough for a slow commit to show,
 				// taking only one created since this send (an older lead with the contact is not this one).
 				const earliest = () => clock.earliestCreatedAt(sentAt);
@@ -314,8 +314,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			return output(search.lead, 'found');
 		}
 		const tried = ['an earlier try of this node (Retry On Fail) sent POST /leads; its outcome stayed unknown'];
-		const lost = new NodeOperationError(node, `The lead for ${contact} may exist`);
-		throw mayExist(lost, tried, search, { sentAt: doubt?.sentAt ?? Date.now(), earliestCreatedAt });
+		throw mayExist(undefined, tried, search, { sentAt: doubt?.sentAt ?? Date.now(), earliestCreatedAt });
 	};
 
 	const searchAndCreate = async (): Promise<INodeExecutionData[]> => {
@@ -341,8 +340,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 					`an earlier execution in this n8n sent POST /leads for ${contact} ${Math.round((Date.now() - doubt.sentAt) / 1000)} s ago; its outcome is unknown, so this one did not send`,
 				];
 				const searchedLine = `Skip If a Lead With This Contact Exists searched (GET /leads?search=${contact}) and found no lead yet; the earlier create may still be committed, so this contact is left in doubt for ${Math.ceil((doubt.until - Date.now()) / 1000)} s more.`;
-				const lost = new NodeOperationError(node, `The lead for ${contact} may exist`);
-				throw mayExistError(node, lost, { contact, tried, itemIndex: i, searchedLine });
+				throw mayExistError(node, undefined, { contact, tried, itemIndex: i, searchedLine });
 			}
 		}
 

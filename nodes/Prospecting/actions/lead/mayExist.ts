@@ -1,4 +1,5 @@
 import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../../helpers/errors';
 import { withOutcome } from '../../helpers/outcome';
@@ -6,6 +7,11 @@ import type { LostLeadSearch } from './lostLead';
 
 function plural(count: number, word: string): string {
 	return `${count} ${word}${count === 1 ? '' : 'es'}`;
+}
+
+/** The steps tried before an item failed, one line each, as every Lead Create error lists them. */
+export function triedLines(tried: string[]): string[] {
+	return tried.map((line) => `Tried: ${line}.`);
 }
 
 /** What the lost-lead search did: how many searches over how long, and whether any failed. */
@@ -24,6 +30,7 @@ function searchesLine(contact: string, search: LostLeadSearch): string {
  */
 export function mayExistError(
 	node: INode,
+	/** The error of the send whose answer was lost; none when this item did not send (an earlier try or execution did). */
 	lost: unknown,
 	details: { contact: string; tried: string[]; itemIndex: number } & (
 		| { search: LostLeadSearch }
@@ -32,11 +39,12 @@ export function mayExistError(
 	),
 ) {
 	const { contact, tried, itemIndex } = details;
-	const error = asNodeError(node, lost);
+	const message = `The lead for ${contact} may exist: the outcome of its create is unknown, and it was not sent again`;
+	const error = lost === undefined ? new NodeOperationError(node, message) : asNodeError(node, lost);
 	const searched = 'searchedLine' in details ? details.searchedLine : searchesLine(contact, details.search);
-	error.message = `The lead for ${contact} may exist: the outcome of its create is unknown, and it was not sent again`;
+	error.message = message;
 	error.description = [
-		...tried.map((line) => `Tried: ${line}.`),
+		...triedLines(tried),
 		searched,
 		'The service may still create it (a slow service can apply a create long after its answer was lost), and it does not refuse duplicates, so sending it again could make a second lead.',
 		`Check before running this item again: search for ${contact} in the app, or with Lead → Get Many (Search). Skip If a Lead With This Contact Exists returns the lead when it exists by then. To send it again when the searches find nothing, turn on Send Again If Not Found (May Duplicate), or raise Look for a Lost Lead For.`,
