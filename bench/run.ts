@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs, wants, type BenchArgs } from './lib/args';
 import { FULL, QUICK, type BenchConfig } from './lib/config';
 import { round } from './lib/measure';
-import { benchResultsFile } from './lib/results-files';
+import { benchResultsFile } from './lib/figure-paths';
 import { writeBenchmarksTable, writeSummaryTable } from './lib/report';
 import { SandboxProcess, type SandboxProcessOptions } from '../dev/sandbox-client';
 import { runBulkCreate } from './scenarios/bulk-create';

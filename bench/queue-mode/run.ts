@@ -25,7 +25,7 @@ import { FULL, QUICK, type BenchConfig } from '../lib/config';
 import { rateLimitFloor, type Floor } from '../lib/floor';
 import { postJson } from '../lib/http-post';
 import { round } from '../lib/measure';
-import { benchResultsFile } from '../lib/results-files';
+import { benchResultsFile } from '../lib/figure-paths';
 import { checkCreates, checkRecords, type CreateCheck, type RecordCheck } from '../lib/records';
 import { SandboxProcess, type RequestSummary } from '../../dev/sandbox-client';
 import { stopTogether } from '../lib/stop-together';

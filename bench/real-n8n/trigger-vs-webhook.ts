@@ -36,7 +36,7 @@ import {
 	webhooksWhen,
 } from '../lib/deliveries';
 import { median, round } from '../lib/measure';
-import { benchResultsFile } from '../lib/results-files';
+import { benchResultsFile } from '../lib/figure-paths';
 import { SandboxProcess } from '../../dev/sandbox-client';
 import { PLAIN_WEBHOOK_PATH, plainWebhookWorkflow, triggerWorkflow } from './workflows';
 

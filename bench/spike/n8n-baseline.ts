@@ -18,7 +18,7 @@ import { ensureN8nRuntime, repoRoot } from '../../scripts/lib/provision';
 import { executionCount, FINISHED } from '../lib/deliveries';
 import { postJson } from '../lib/http-post';
 import { round } from '../lib/measure';
-import { benchResultsFile } from '../lib/results-files';
+import { benchResultsFile } from '../lib/figure-paths';
 import { spikeCaseName } from './case-name';
 import { sampleMemory } from './memory';
 import { personEmail, personName } from './outcome';

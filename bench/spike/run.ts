@@ -39,7 +39,7 @@ import { executionCount, FINISHED, firstStartedBetween } from '../lib/deliveries
 import { clockWindowLeftMs, rateLimitFloor, untilIntoWindowMs, type Floor } from '../lib/floor';
 import { postJson } from '../lib/http-post';
 import { round } from '../lib/measure';
-import { benchResultsFile } from '../lib/results-files';
+import { benchResultsFile } from '../lib/figure-paths';
 import { spikeCaseName } from './case-name';
 import { SandboxProcess, type RequestSummary } from '../../dev/sandbox-client';
 import { stopTogether } from '../lib/stop-together';

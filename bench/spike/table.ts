@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { benchResultsFile } from '../lib/results-files';
+import { benchResultsFile } from '../lib/figure-paths';
 
 interface Case {
 	deployment: string;

@@ -35,7 +35,7 @@ function spikeOptions(line: string, deployments: string[]): CaseOptions {
 	return options;
 }
 
-/** The results file a documented command writes (bench/lib/results-files.ts names them). */
+/** The results file a documented command writes (bench/lib/figure-paths.ts names them). */
 export function resultsFileOf(line: string): string {
 	if (line.startsWith('npm run bench:spike')) return `results.${spikeCaseName(spikeOptions(line, ['single', 'queue-2', 'queue-4']))}.json`;
 	if (line.includes('bench/spike/n8n-baseline.ts')) return `results.${spikeCaseName({ ...spikeOptions(line, ['n8n-baseline']), deployments: ['n8n-baseline'] })}.json`;
