@@ -213,6 +213,40 @@ it('Skip If Exists with a name: a lead with the phone under another name is not 
 	expect(same.items.map((item) => [item.json.outcome, item.json.id])).toEqual([['found', existing.id]]);
 });
 
+it('Skip If Exists on a service that leaves out empty contact lists and gives numbers bare: the lead with the phone and the name is taken', async () => {
+	// The spec shows contacts as { value, label } lists; a service may also omit an empty list or give a bare number.
+	const page = { data: [{ id: 'sem-nome', phones: [1133334444] }, { id: 'marta', name: 'Marta Lima', mobiles: [1133334444] }] };
+	sandbox.control.injectFault({ kind: 'malformed', body: JSON.stringify(page), count: 1, methods: ['GET'], pathPrefix: '/leads' });
+	const run = await runNode({ resource: 'lead', operation: 'create', name: 'Marta Lima', phone: '(11) 3333-4444', options: { skipIfExists: true } }, connection);
+	expect(run.items.map((item) => [item.json.outcome, item.json.id])).toEqual([['found', 'marta']]);
+	expect(posts()).toHaveLength(0);
+});
+
+it('a contact given twice in one item, in another case or punctuation, is sent once; different ones all, each with its label', async () => {
+	const run = await runNode(
+		{
+			resource: 'lead',
+			operation: 'create',
+			email: 'Ana.Souza@Example.com',
+			phone: '(11) 3333-4444',
+			additionalFields: {
+				mobile: '+55 11 98888-7777',
+				emails: { values: [{ value: 'ana.souza@example.com', label: 'trabalho' }, { value: 'ana@pessoal.com', label: 'pessoal' }] },
+				phones: { values: [{ value: '11 3333 4444', label: 'comercial' }, { value: '11 5555-6666', label: 'comercial' }] },
+				mobiles: { values: [{ value: '5511988887777', label: 'celular' }] },
+			},
+		},
+		connection,
+	);
+	expect(run.items.map((item) => item.json.outcome)).toEqual(['created']);
+	const stored = sandbox.control.leads().find((lead) => lead.id === run.items[0].json.id)!;
+	expect({ emails: stored.emails, phones: stored.phones, mobiles: stored.mobiles }).toEqual({
+		emails: [{ value: 'Ana.Souza@Example.com', label: 'Principal' }, { value: 'ana@pessoal.com', label: 'pessoal' }],
+		phones: [{ value: '(11) 3333-4444', label: 'Principal' }, { value: '11 5555-6666', label: 'comercial' }],
+		mobiles: [{ value: '+55 11 98888-7777', label: 'Principal' }],
+	});
+});
+
 describe('Lead Create, answers that are not the created lead', () => {
 	const failing = (email: string) =>
 		runNode(createLead(email, { options: { lostLeadSearch: 1 } }), { ...connection, continueOnFail: true });

@@ -65,56 +65,32 @@ export function collectContacts(
 ): LeadContacts {
 	const { additionalFields } = input;
 	const defaultLabel =
-		textValue.call(
-			this,
-			i,
-			'additionalFields.contactLabel',
-			additionalFields.contactLabel ?? 'Principal',
-		) || 'Principal';
+		textValue.call(this, i, 'additionalFields.contactLabel', additionalFields.contactLabel) || 'Principal';
 	const contacts: LeadContacts = { emails: [], phones: [], mobiles: [] };
+	/** The contacts added so far, compared as a search matches them: an email in lower case, a number by its digits. */
+	const sent = new Set<string>();
 
-	const add = (
-		kind: keyof LeadContacts,
-		field: string,
-		rawValue: unknown,
-		rawLabel?: unknown,
-		labelField = `${field} label`,
-	) => {
+	const add = (kind: keyof LeadContacts, field: string, rawValue: unknown, label?: { field: string; raw: unknown }) => {
 		const value = textValue.call(this, i, field, rawValue);
 		if (value === '') return;
 		if (kind === 'emails') checkEmail.call(this, i, field, value);
 		else checkPhone.call(this, i, field, value);
-		const label = textValue.call(this, i, labelField, rawLabel) || defaultLabel;
-		const key = kind === 'emails' ? value.toLowerCase() : digits(value);
-		const existing = contacts[kind].some((item) =>
-			kind === 'emails' ? item.value.toLowerCase() === key : digits(item.value) === key,
-		);
-		if (!existing) contacts[kind].push({ value, label });
+		const labelText = label ? textValue.call(this, i, label.field, label.raw) : '';
+		// The same contact given twice (Email and an Additional Fields email, in another case or punctuation) is sent once.
+		const key = `${kind}:${kind === 'emails' ? value.toLowerCase() : digits(value)}`;
+		if (sent.has(key)) return;
+		sent.add(key);
+		contacts[kind].push({ value, label: labelText || defaultLabel });
 	};
 
 	add('emails', 'email', input.email);
 	add('phones', 'phone', input.phone);
 	add('mobiles', 'additionalFields.mobile', additionalFields.mobile);
+	// n8n gives a fixed collection its declared shape (a list of { value, label }) whatever the workflow held.
 	for (const kind of ['emails', 'phones', 'mobiles'] as const) {
-		const collection = additionalFields[kind] as { values?: unknown } | undefined;
-		const values = collection?.values;
-		if (values === undefined) continue;
-		if (!Array.isArray(values)) {
-			throw inputError(
-				this.getNode(),
-				i,
-				`additionalFields.${kind}`,
-				'expected a list of { value, label }',
-			);
-		}
-		values.forEach((entry, index) => {
-			const field = `additionalFields.${kind}[${index}].value`;
-			const labelField = `additionalFields.${kind}[${index}].label`;
-			if (!entry || typeof entry !== 'object') {
-				throw inputError(this.getNode(), i, field, 'expected { value, label }');
-			}
-			const { value, label } = entry as { value?: unknown; label?: unknown };
-			add(kind, field, value, label, labelField);
+		const collection = additionalFields[kind] as { values?: Array<{ value?: unknown; label?: unknown }> } | undefined;
+		(collection?.values ?? []).forEach(({ value, label }, index) => {
+			add(kind, `additionalFields.${kind}[${index}].value`, value, { field: `additionalFields.${kind}[${index}].label`, raw: label });
 		});
 	}
 	return contacts;
@@ -166,18 +142,17 @@ export async function searchByContact(
 	contacts: LeadContacts,
 	settings: ProspectingRequestOptions,
 ): Promise<IDataObject[]> {
-	const first = contacts.emails[0] ?? contacts.phones[0] ?? contacts.mobiles[0];
-	if (!first) return [];
 	return await prospectingApiPaginate.call(this, '/leads', {
 		...settings,
 		returnAll: true,
-		qs: { search: first.value, orderBy: 'createdAt', orderDirection: 'asc' },
+		qs: { search: firstContact(contacts), orderBy: 'createdAt', orderDirection: 'asc' },
 	});
 }
 
-/** The contact a message names for a lead: its first email, phone or mobile. */
+/** The contact a message names for a lead, and its search looks for: its first email, phone or mobile. */
 export function firstContact(contacts: LeadContacts): string {
-	return (contacts.emails[0] ?? contacts.phones[0] ?? contacts.mobiles[0])?.value ?? '';
+	// Lead Create refuses an item without a contact before anything else.
+	return (contacts.emails[0] ?? contacts.phones[0] ?? contacts.mobiles[0])!.value;
 }
 
 /**
