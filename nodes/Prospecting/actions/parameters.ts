@@ -304,11 +304,8 @@ export function additionalQuery(
 	const collection = options.additionalQuery as
 		{ parameters?: Array<{ name?: unknown; value?: unknown }> } | undefined;
 	const query: IDataObject = {};
-	const parameters = collection?.parameters ?? [];
-	if (!Array.isArray(parameters)) {
-		throw inputError(this.getNode(), i, 'options.additionalQuery', 'expected a list of { name, value }');
-	}
-	parameters.forEach((parameter, index) => {
+	// n8n gives a fixed collection its declared shape (a list of { name, value }) whatever the workflow held.
+	(collection?.parameters ?? []).forEach((parameter, index) => {
 		const field = `options.additionalQuery[${index}]`;
 		const name = queryName.call(this, i, `${field}.name`, parameter.name);
 		const value = parameter.value;
