@@ -25,7 +25,7 @@ const T = Date.parse('2026-11-27T10:00:00.000Z');
 const settings = (more: Partial<RateSettings> = {}): RateSettings => ({ limit: 3, windowMs: 60_000, processes: 1, resetUnit: 'auto', ...more });
 const figures = (more: Partial<BudgetFigures> = {}): BudgetFigures => ({
 	inFlight: 0,
-	answeredAt: [],
+	countedFrom: [],
 	heldUntil: 0,
 	holdMs: 0,
 	resetAt: 0,
@@ -39,17 +39,17 @@ const paced = (more: Partial<BudgetFigures> = {}): BudgetFigures => figures({ re
 
 describe('rule 1: pace from the limits', () => {
 	it("lets a call go while fewer than the limit were answered within a window's length or are on their way", () => {
-		expect(readyAt(paced({ answeredAt: [T - 59_000, T - 1000] }), settings(), T)).toBe(T);
-		expect(readyAt(paced({ answeredAt: [T - 59_000, T - 1000], inFlight: 1 }), settings(), T)).toBe(T + 1000);
+		expect(readyAt(paced({ countedFrom: [T - 59_000, T - 1000] }), settings(), T)).toBe(T);
+		expect(readyAt(paced({ countedFrom: [T - 59_000, T - 1000], inFlight: 1 }), settings(), T)).toBe(T + 1000);
 	});
 
 	it("holds the next call until the oldest counted answer is a whole window's length old, not a millisecond less", () => {
-		const answered = paced({ answeredAt: [T - 50_000, T - 20_000, T - 10_000] });
+		const answered = paced({ countedFrom: [T - 50_000, T - 20_000, T - 10_000] });
 		expect(readyAt(answered, settings(), T)).toBe(T + 10_000);
 		expect(readyAt(answered, settings(), T + 9_999)).toBe(T + 10_000);
 		expect(readyAt(answered, settings(), T + 10_000)).toBe(T + 10_000);
 		// An answer exactly a window's length old no longer counts.
-		expect(readyAt(paced({ answeredAt: [T - 60_000, T - 1, T - 1] }), settings(), T)).toBe(T);
+		expect(readyAt(paced({ countedFrom: [T - 60_000, T - 1, T - 1] }), settings(), T)).toBe(T);
 	});
 
 	it('waits for an answer while a pace of calls is on its way', () => {
@@ -70,7 +70,7 @@ describe('rule 1: pace from the limits', () => {
 	});
 
 	it('paces nothing when the window is 0, beyond the calls on their way', () => {
-		expect(readyAt(paced({ answeredAt: [T, T, T] }), settings({ windowMs: 0 }), T)).toBe(T);
+		expect(readyAt(paced({ countedFrom: [T, T, T] }), settings({ windowMs: 0 }), T)).toBe(T);
 	});
 
 	it('reads the credential afresh: its limits, window, processes and reset unit, documented values when unset', () => {
@@ -125,11 +125,11 @@ describe('rule 2: headers only make it more careful', () => {
 describe('rule 3: a window the service announced ends at its reset', () => {
 	it('counts no answer from before a reset that has passed, and resumes at the reset when that comes first', () => {
 		// In step (no learning call), so the reset alone decides.
-		const spent = figures({ answeredAt: [T - 3000, T - 2000, T - 1000], resetAt: T + 5000, inStepUntil: T + 50_000 });
+		const spent = figures({ countedFrom: [T - 3000, T - 2000, T - 1000], resetAt: T + 5000, inStepUntil: T + 50_000 });
 		expect(readyAt(spent, settings(), T)).toBe(T + 5000);
 		expect(readyAt(spent, settings(), T + 5000)).toBe(T + 5000);
-		expect(readyAt({ ...spent, answeredAt: [T - 3000, T - 2000, T + 5000] }, settings(), T + 5000)).toBe(T + 5000);
-		expect(readyAt({ ...spent, answeredAt: [T - 3000, T + 5000, T + 5000] }, settings(), T + 5001)).toBe(T + 5001);
+		expect(readyAt({ ...spent, countedFrom: [T - 3000, T - 2000, T + 5000] }, settings(), T + 5000)).toBe(T + 5000);
+		expect(readyAt({ ...spent, countedFrom: [T - 3000, T + 5000, T + 5000] }, settings(), T + 5001)).toBe(T + 5001);
 	});
 });
 
@@ -166,7 +166,7 @@ describe('rule 10: the first call sent as a window began keeps the budget in ste
 	});
 
 	it('counts every answer of its window still: an end it keeps step by is not a reset', () => {
-		const inStep = figures({ answeredAt: [T - 1000, T - 500, T - 100], resetAt: T - 60_000, inStepUntil: T + 5000 });
+		const inStep = figures({ countedFrom: [T - 1000, T - 500, T - 100], resetAt: T - 60_000, inStepUntil: T + 5000 });
 		expect(readyAt(inStep, settings(), T)).toBe(T - 1000 + 60_000);
 		expect(readyAt({ ...inStep, inStepUntil: T - 2000, inFlight: 1 }, settings(), T)).toBe(T - 500 + 60_000);
 		// Out of step, the one call more that learns the window goes.
@@ -175,7 +175,7 @@ describe('rule 10: the first call sent as a window began keeps the budget in ste
 });
 
 describe('rule 10: while no window end is ahead, one call more goes, alone', () => {
-	const spent = figures({ answeredAt: [T - 3000, T - 2000, T - 1000] });
+	const spent = figures({ countedFrom: [T - 3000, T - 2000, T - 1000] });
 
 	it('lets one call beyond the pace go when nothing is on its way and no end is ahead', () => {
 		expect(readyAt(spent, settings(), T)).toBe(T);
@@ -183,7 +183,7 @@ describe('rule 10: while no window end is ahead, one call more goes, alone', () 
 		expect(readyAt({ ...spent, resetAt: T + 5000 }, settings(), T)).toBe(T + 5000);
 		// With a call on its way the pace holds as ever: the next goes when an answer is a window old.
 		expect(readyAt({ ...spent, inFlight: 1 }, settings(), T)).toBe(T - 2000 + 60_000);
-		expect(readyAt({ ...spent, answeredAt: [T - 3000, T - 2000, T - 1000, T - 500] }, settings({ limit: 3 }), T)).toBe(T - 3000 + 60_000);
+		expect(readyAt({ ...spent, countedFrom: [T - 3000, T - 2000, T - 1000, T - 500] }, settings({ limit: 3 }), T)).toBe(T - 3000 + 60_000);
 	});
 
 	it('learns the end from a refusal: the sooner of its reset and its Retry-After, and then keeps to the pace', async () => {
@@ -199,7 +199,7 @@ describe('rule 10: while no window end is ahead, one call more goes, alone', () 
 		expect(other.figures().resetAt).toBe(T + 30_500);
 		other.settle(undefined, { status: 200, retryAfterMs: 5000 }, s, T + 29_600);
 		expect(other.figures().resetAt).toBe(T + 30_500);
-		expect(readyAt({ ...budget.figures(), heldUntil: 0, answeredAt: [T, T, T] }, settings(), T + 1)).toBe(T + 30_000);
+		expect(readyAt({ ...budget.figures(), heldUntil: 0, countedFrom: [T, T, T] }, settings(), T + 1)).toBe(T + 30_000);
 	});
 });
 
@@ -251,7 +251,29 @@ describe('the budget', () => {
 		const call = await budget.acquire(s);
 		budget.settle(call, { status: 200, remaining: 0, resetAt: T + 7000 }, s, T);
 		expect(budget.heldForMs(T)).toBe(7000);
-		expect(budget.figures()).toMatchObject({ resetAt: T + 7000, holdMs: 0, inFlight: 0, answeredAt: [T] });
+		// Its own call counts until that reset too: a window before it.
+		expect(budget.figures()).toMatchObject({ resetAt: T + 7000, holdMs: 0, inFlight: 0, countedFrom: [T + 7000 - 60_000] });
+	});
+
+	it('a call of an ended window does not count again once an answer of the next window tells that window\'s end', async () => {
+		const budget = new RateBudget();
+		const two = settings({ limit: 2, windowMs: 5000 });
+		budget.settle(await budget.acquire(two), { status: 200, remaining: 1, resetAt: T + 5000 }, two, T + 100);
+		budget.settle(await budget.acquire(two), { status: 200, remaining: 0, resetAt: T + 5000 }, two, T + 3000);
+		expect(readyAt(budget.figures(), two, T + 5000)).toBe(T + 5000);
+		// The next window opened with this call: its answer tells the next end; the call answered at T + 3000 was of
+		// the window that ended at T + 5000, so a second call of the new window goes at once, not at T + 8000.
+		budget.settle(await budget.acquire(two, { deadlineAt: T + 5100 }), { status: 200, remaining: 1, resetAt: T + 10_100 }, two, T + 5150);
+		expect(readyAt(budget.figures(), two, T + 5150)).toBe(T + 5150);
+	});
+
+	it('an answer that tells an earlier end stops counting first, whatever order the answers came in', async () => {
+		const budget = new RateBudget();
+		const two = settings({ limit: 2, windowMs: 5000 });
+		budget.settle(await budget.acquire(two), { status: 200 }, two, T + 100);
+		budget.settle(await budget.acquire(two), { status: 200, remaining: 1, resetAt: T + 5000 }, two, T + 200);
+		// The rules read the oldest first: the second answer's window ends first.
+		expect(budget.figures().countedFrom).toEqual([T, T + 100]);
 	});
 
 	it('holds nothing where its own pace is spent: that waits until its oldest call is a window old', async () => {
@@ -288,9 +310,9 @@ describe('the budget', () => {
 		const budget = new RateBudget();
 		const small = settings({ limit: 2 });
 		for (let i = 0; i < 5; i++) budget.settle(await budget.acquire(settings({ limit: 5 })), { status: 200 }, small, T + i);
-		expect(budget.figures().answeredAt).toEqual([T + 2, T + 3, T + 4]);
+		expect(budget.figures().countedFrom).toEqual([T + 2, T + 3, T + 4]);
 		budget.settle({ at: T + 8 }, undefined, small, T + 9);
-		expect(budget.figures()).toMatchObject({ inFlight: 0, answeredAt: [T + 3, T + 4, T + 9] });
+		expect(budget.figures()).toMatchObject({ inFlight: 0, countedFrom: [T + 3, T + 4, T + 9] });
 	});
 
 	it('sends calls in the order they came, a refused call back at the head of the queue', async () => {
@@ -406,17 +428,17 @@ describe('the edges of each rule', () => {
 	const s = settings({ limit: 3, windowMs: 60_000 });
 
 	it('counts an answer at the passed reset itself as of the ended window, and one after it as of the new', () => {
-		expect(readyAt(figures({ answeredAt: [T - 10, T - 5, T - 5], resetAt: T - 10 }), s, T)).toBe(T);
+		expect(readyAt(figures({ countedFrom: [T - 10, T - 5, T - 5], resetAt: T - 10 }), s, T)).toBe(T);
 		// All three count: no end is ahead, so a fourth goes only alone, to learn where the window ends (rule 10).
-		expect(readyAt(figures({ answeredAt: [T - 10, T - 5, T - 5], resetAt: T - 11, inFlight: 1 }), s, T)).toBe(T - 5 + 60_000);
-		expect(readyAt(figures({ answeredAt: [T - 10, T - 5, T - 5], resetAt: T - 11 }), s, T)).toBe(T);
+		expect(readyAt(figures({ countedFrom: [T - 10, T - 5, T - 5], resetAt: T - 11, inFlight: 1 }), s, T)).toBe(T - 5 + 60_000);
+		expect(readyAt(figures({ countedFrom: [T - 10, T - 5, T - 5], resetAt: T - 11 }), s, T)).toBe(T);
 	});
 
 	it('paces nothing with the window at 0, even on answers stamped later than now', () => {
-		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5] }), settings({ windowMs: 0 }), T)).toBe(T);
-		expect(readyAt(paced({ answeredAt: [T + 5, T + 5, T + 5] }), s, T)).toBe(T + 5 + 60_000);
-		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5], resetAt: T, inFlight: 1 }), s, T)).toBe(T + 5 + 60_000);
-		expect(readyAt(figures({ answeredAt: [T + 5, T + 5, T + 5], resetAt: T + 6 }), s, T)).toBe(T + 6);
+		expect(readyAt(figures({ countedFrom: [T + 5, T + 5, T + 5] }), settings({ windowMs: 0 }), T)).toBe(T);
+		expect(readyAt(paced({ countedFrom: [T + 5, T + 5, T + 5] }), s, T)).toBe(T + 5 + 60_000);
+		expect(readyAt(figures({ countedFrom: [T + 5, T + 5, T + 5], resetAt: T, inFlight: 1 }), s, T)).toBe(T + 5 + 60_000);
+		expect(readyAt(figures({ countedFrom: [T + 5, T + 5, T + 5], resetAt: T + 6 }), s, T)).toBe(T + 6);
 	});
 
 	it('takes the credential window as the reset horizon where it is set, 60 s where it is 0', () => {
@@ -452,10 +474,10 @@ describe('the edges of each rule', () => {
 		budget.settle(undefined, { status: 200, limit: 0 }, s, T);
 		budget.settle(undefined, { status: 200, remaining: 5, resetAt: T + 4000 }, s, T);
 		budget.settle(undefined, { status: 200, remaining: 0 }, s, T);
-		expect(budget.figures()).toEqual({ inFlight: 0, answeredAt: [], heldUntil: 0, holdMs: 0, resetAt: T + 5000, announcedLimit: 40, inStepUntil: 0 });
+		expect(budget.figures()).toEqual({ inFlight: 0, countedFrom: [], heldUntil: 0, holdMs: 0, resetAt: T + 5000, announcedLimit: 40, inStepUntil: 0 });
 		budget.settle(undefined, { status: 429, retryAfterMs: 2000 }, s, T);
 		expect(budget.heldForMs(T)).toBe(2000);
-		expect(budget.figures().answeredAt).toEqual([]);
+		expect(budget.figures().countedFrom).toEqual([]);
 	});
 
 	it('doubles for a call sent at the very moment of the last refusal, and never shortens a hold', async () => {

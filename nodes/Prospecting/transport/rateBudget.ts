@@ -28,7 +28,7 @@ interface Waiter { wake: () => void }
 export class RateBudget {
 	private readonly queue: Waiter[] = [];
 	/** What the rules read (rateRules.ts › BudgetFigures); only this class changes it. */
-	private readonly state: BudgetFigures = { inFlight: 0, answeredAt: [], heldUntil: 0, holdMs: 0, resetAt: 0, announcedLimit: Infinity, inStepUntil: 0 };
+	private readonly state: BudgetFigures = { inFlight: 0, countedFrom: [], heldUntil: 0, holdMs: 0, resetAt: 0, announcedLimit: Infinity, inStepUntil: 0 };
 	/** [2] The reset's unit, decided by the first answer that shows it. */
 	private resetUnit?: ResetUnit;
 
@@ -80,27 +80,27 @@ export class RateBudget {
 		const f = this.state;
 		if (reservation) {
 			f.inFlight = Math.max(0, f.inFlight - 1);
-			// [9] Bounded: no pace is more than the credential's limit, and one call more goes only to learn the window.
-			if (f.answeredAt.push(now) > settings.limit + 1) f.answeredAt.shift();
+			// [3] Counted a window from its answer, or to its window's end where the answer tells it sooner, in order; [9]
+			// bounded: no pace is more than the credential's limit, and one call more goes only to learn the window.
+			const from = Math.min(now, (answer?.resetAt ?? Infinity) - settings.windowMs);
+			f.countedFrom.splice(f.countedFrom.filter((at) => at <= from).length, 0, from);
+			if (f.countedFrom.length > settings.limit + 1) f.countedFrom.shift();
 		}
 		this.queue[0]?.wake();
 		if (!answer) return;
 		if (answer.limit !== undefined && answer.limit > 0) f.announcedLimit = answer.limit;
 		if (answer.resetUnit !== undefined) this.resetUnit ??= answer.resetUnit;
-		// [10] The first call sent as a window began keeps the budget in step: the window it went in began before it
-		// arrived, so it ends at most a window after its answer.
+		// [10] A call sent as a window began keeps the budget in step: its window ends at most a window after its answer.
 		const lastEnd = Math.max(f.resetAt, f.inStepUntil);
 		const sinceEnd = reservation ? reservation.at - lastEnd : -1;
 		if (lastEnd > 0 && sinceEnd >= 0 && sinceEnd <= IN_STEP_MS) f.inStepUntil = now + settings.windowMs;
-		// [3] Where the window ends: the reset; on a 429 Retry-After where it says sooner (a reset in whole seconds may be
-		// up to a second late, and a call sent in that second is of the next window).
+		// [3] Where the window ends: the reset; on a 429 Retry-After where sooner (a whole-second reset may be a second late).
 		const retryAt = answer.status === 429 && answer.retryAfterMs !== undefined ? now + answer.retryAfterMs : Infinity;
 		const endAt = Math.min(answer.resetAt ?? Infinity, retryAt);
 		if (endAt < Infinity) f.resetAt = Math.max(f.resetAt, endAt);
 		if (answer.status !== 429) {
 			f.holdMs = 0;
-			// [2] Where the pace would let a call go (a spent pace already waits), nothing left waits for the reset, or a
-			// window after this answer where sooner (its call went in that window; a reset in whole seconds may be late).
+			// [2] Nothing left holds until the reset, or a window after this answer where sooner, unless the pace already waits.
 			const windowAfter = settings.windowMs > 0 ? now + settings.windowMs : Infinity;
 			const paceWouldGo = readyAt(f, settings, now) <= now;
 			if (answer.remaining === 0 && answer.resetAt !== undefined && paceWouldGo) f.heldUntil = Math.max(f.heldUntil, Math.min(answer.resetAt, windowAfter));
@@ -116,8 +116,8 @@ export class RateBudget {
 	heldForMs = (now = Date.now()): number => Math.max(0, this.state.heldUntil - now);
 
 	isIdle(now: number, windowMs: number): boolean {
-		const { answeredAt, inFlight, heldUntil } = this.state;
-		const last = answeredAt[answeredAt.length - 1] ?? -Infinity;
+		const { countedFrom, inFlight, heldUntil } = this.state;
+		const last = countedFrom[countedFrom.length - 1] ?? -Infinity;
 		return this.queue.length === 0 && inFlight === 0 && now >= heldUntil && now - last > windowMs * IDLE_WINDOWS;
 	}
 }

@@ -9,12 +9,12 @@ export type ResetUnit = 'auto' | Unit;
 type Unit = 'epochSeconds' | 'epochMs' | 'secondsFromNow';
 
 /**
- * What a budget knows: calls in flight, when its latest answers came (oldest first), when its hold ends, the last
- * refusal's hold (0 once a call succeeded), the latest window end known (0: none), X-RateLimit-Limit, and until when
- * its calls keep in step with the service's windows (0: never).
+ * What a budget knows: calls in flight, from when its latest answers count (a window on; oldest first), when its hold
+ * ends, the last refusal's hold (0 once a call succeeded), the latest window end known (0: none), X-RateLimit-Limit,
+ * and until when its calls keep in step with the service's windows (0: never).
  */
 export interface BudgetFigures {
-	inFlight: number; answeredAt: number[]; heldUntil: number; holdMs: number; resetAt: number; announcedLimit: number;
+	inFlight: number; countedFrom: number[]; heldUntil: number; holdMs: number; resetAt: number; announcedLimit: number;
 	inStepUntil: number;
 }
 
@@ -49,7 +49,7 @@ export function readyAt(figures: BudgetFigures, settings: RateSettings, now: num
 	if (figures.inFlight >= (figures.holdMs > 0 ? 1 : pace)) return Infinity;
 	if (!(settings.windowMs > 0)) return now;
 	const ended = figures.resetAt <= now ? figures.resetAt : -Infinity;
-	const counted = figures.answeredAt.filter((at) => at > Math.max(now - settings.windowMs, ended));
+	const counted = figures.countedFrom.filter((at) => at > Math.max(now - settings.windowMs, ended));
 	const allowed = Math.max(figures.resetAt, figures.inStepUntil) > now || figures.inFlight > 0 ? pace : pace + 1;
 	const mustAgeOut = counted.length + figures.inFlight - allowed;
 	if (mustAgeOut < 0) return now;
