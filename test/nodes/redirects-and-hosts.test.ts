@@ -69,6 +69,10 @@ describe('redirects are never followed', () => {
 		sandbox.control.injectFault({ kind: 'redirect', status: 301, location: `  ${far}  `, count: 1 });
 		const long = await runNode({ resource: 'lead', operation: 'getMany', returnAll: true }, connection);
 		expect(long.error?.message).toBe(`GET /leads was redirected (301), and redirects are not followed: Location ${far.slice(0, 200)}…`);
+
+		sandbox.control.injectFault({ kind: 'redirect', status: 301, location: far.slice(0, 200), count: 1 });
+		const exact = await runNode({ resource: 'lead', operation: 'getMany', returnAll: true }, connection);
+		expect(exact.error?.message).toBe(`GET /leads was redirected (301), and redirects are not followed: Location ${far.slice(0, 200)}`);
 	});
 
 	it('the credential test does not follow a redirect, even to a working address, and says why', async () => {

@@ -186,14 +186,16 @@ describe('Lead Create, never reached', () => {
 		const node = { id: 'n', name: 'Prospecting', type: PROSPECTING_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 		const write = { method: 'POST', endpoint: '/leads', itemIndex: 0 };
 		expect(isResponseLostError(errorFromNetwork(node, { ...write, code: 'EPROTO' }, '', true))).toBe(true);
-		expect(isResponseLostError(errorFromNetwork(node, { ...write, code: undefined }, '', true))).toBe(true);
+		const unnamed = errorFromNetwork(node, { ...write, code: undefined }, '', true);
+		expect(isResponseLostError(unnamed)).toBe(true);
+		expect(unnamed.message).toBe('The answer to POST /leads was lost: the connection failed');
 		for (const status of [502, 504]) {
-			const error = errorFromStatus(node, { ...write, status, body: { message: 'Gateway' } });
+			const error = errorFromStatus(node, { ...write, status, body: { message: 'Gateway' } }, '', true);
 			expect(isResponseLostError(error)).toBe(true);
 			expect(error.message).toBe(`The answer to POST /leads was lost: a gateway answered ${status}`);
-			expect(isResponseLostError(errorFromStatus(node, { ...write, method: 'GET', status }))).toBe(false);
+			expect(isResponseLostError(errorFromStatus(node, { ...write, method: 'GET', status }, '', false))).toBe(false);
 		}
-		for (const status of [500, 503, 524]) expect(isResponseLostError(errorFromStatus(node, { ...write, status }))).toBe(true);
+		for (const status of [500, 503, 524]) expect(isResponseLostError(errorFromStatus(node, { ...write, status }, '', true))).toBe(true);
 		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']) {
 			const error = errorFromNetwork(node, { ...write, code }, '', true);
 			expect(isResponseLostError(error)).toBe(false);

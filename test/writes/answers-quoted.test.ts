@@ -4,6 +4,9 @@
  * anything else is named by its type; and a write's 2xx is its result only when it is empty or a JSON object
  * (for a create, one with an id).
  */
+import type { INode } from 'n8n-workflow';
+
+import { errorFromNetwork, errorFromStatus } from '../../nodes/Prospecting/helpers/errors';
 import { describeAnswer, quotableDetails, quotableMessage } from '../../nodes/Prospecting/helpers/quotable';
 import { writeAnswerProblem } from '../../nodes/Prospecting/helpers/writeAnswer';
 
@@ -93,5 +96,23 @@ describe("a write's 2xx answer", () => {
 			expect(writeAnswerProblem(body, 'recordWithId')).toBe('noRecord');
 		}
 		for (const body of [[{ id: 'lead_1' }], 'ok', 42]) expect(writeAnswerProblem(body, 'recordWithId')).toBe('notJson');
+	});
+});
+
+describe('an error for an answer with little in it', () => {
+	const node = { id: '1', name: 'Prospecting', type: 'n8n-nodes-prospecting.prospecting', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+
+	it('a 400 whose JSON body is null is refused in the node\'s words, with no field reasons', () => {
+		const error = errorFromStatus(node, { method: 'POST', endpoint: '/leads', itemIndex: 0, status: 400, body: null }, '', true);
+		expect(error.message).toBe('The service rejected the request as invalid (400)');
+		expect(error.description).toBe('(item 0, POST /leads)');
+	});
+
+	it('a network code without words of its own is named in lower case; a call of no item names only the call', () => {
+		const error = errorFromNetwork(node, { method: 'GET', endpoint: '/leads', code: 'EPROTO' }, '', false);
+		expect(error.message).toMatch(/the connection failed \(eproto\)/);
+		expect(error.message).not.toContain('EPROTO');
+		expect(String(error.description)).toMatch(/\(GET \/leads\)$/);
+		expect(String(error.description)).not.toContain('item');
 	});
 });

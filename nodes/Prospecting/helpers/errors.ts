@@ -50,26 +50,22 @@ const NOT_SENT_CODES = new Set([
 ]);
 
 export function isResponseLostCode(code: string | undefined): boolean {
-	return code !== undefined && RESPONSE_LOST_CODES.has(code);
+	return RESPONSE_LOST_CODES.has(code as string);
 }
 
 export function isNotSentCode(code: string | undefined): boolean {
-	return code !== undefined && NOT_SENT_CODES.has(code);
+	return NOT_SENT_CODES.has(code as string);
 }
 
 /** Gateway answers that say nothing about the service behind: it may have applied a write before the gateway gave up. */
 const GATEWAY_LOST_STATUSES = new Set([502, 504]);
 
-function isWriteMethod(method: string): boolean {
-	return !['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase());
-}
-
 /** Longest Location named in an error. */
 const MAX_LOCATION_CHARS = 200;
 
-/** The Location of a redirect (a header's first value: one line) as an error may name it: capped, without the key. */
+/** The Location of a redirect (a header's first value: one line, trimmed by Node) as an error may name it: capped, without the key. */
 function locationWords(location: unknown, secret?: string): string {
-	const line = typeof location === 'string' ? redactText(location.trim(), secret) : '';
+	const line = typeof location === 'string' ? redactText(location, secret) : '';
 	if (line === '') return 'no Location given';
 	return line.length > MAX_LOCATION_CHARS ? `${line.slice(0, MAX_LOCATION_CHARS)}…` : line;
 }
@@ -170,13 +166,12 @@ function unquotedAnswer(body: unknown, contentType: unknown, quoted: string | un
 const NOT_SENT_AGAIN = 'The service may or may not have applied this change, so it was not sent again.';
 
 /** The error for an HTTP status the service answered with. */
-export function errorFromStatus(node: INode, failure: CallFailure, secret?: string): NodeApiError {
+export function errorFromStatus(node: INode, failure: CallFailure, secret: string | undefined, isWrite: boolean): NodeApiError {
 	const status = failure.status ?? 0;
 	const body = redactValue(failure.body, secret);
 	const fromService = quotableMessage(body, failure.contentType);
 	const unquoted = unquotedAnswer(body, failure.contentType, fromService);
 	const where = itemSuffix(failure);
-	const isWrite = isWriteMethod(failure.method);
 	let message: string;
 	let description: string;
 
@@ -327,8 +322,8 @@ export function errorFromRateLimit(
 		/** No refusal: the key's pace (calls ahead of this one, a spent window) would hold it past the maximum. */
 		paced?: boolean;
 	},
-	secret?: string,
-	isWrite = false,
+	secret: string | undefined,
+	isWrite: boolean,
 ): NodeApiError {
 	const seconds = (ms: number) => Math.round(ms / 100) / 10;
 	const waited = seconds(failure.waitedMs);

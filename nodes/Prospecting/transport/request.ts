@@ -135,7 +135,7 @@ export async function prospectingApiRequest(
 		const contentType = headerValue(headers, 'content-type');
 		if (status < 200 || status >= 300) {
 			const location = headerValue(headers, 'location');
-			throw errorFromStatus(node, { ...where, status, body, contentType, location, attempts, recordLabel: options.recordLabel }, secret);
+			throw errorFromStatus(node, { ...where, status, body, contentType, location, attempts, recordLabel: options.recordLabel }, secret, kind === 'write');
 		}
 		if (kind === 'write') {
 			const problem = writeAnswerProblem(body, options.expect);
