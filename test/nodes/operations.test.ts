@@ -172,7 +172,8 @@ describe('routine', () => {
 				operation: 'addLead',
 				routineId: { __rl: true, mode: 'id', value: routine.id },
 				leadId: lead.id,
-				responsibleId: 'usr_ana',
+				// Not one of the users the routine's automatic distribution would pick.
+				responsibleId: 'usr_gabriela',
 			},
 			connection,
 		);
@@ -180,6 +181,8 @@ describe('routine', () => {
 		expect(run.items).toHaveLength(1);
 		expect(sandbox.control.leads().find((l) => l.id === lead.id)?.routineIds).toContain(routine.id);
 		expect(sandbox.control.prospections().length).toBe(before + 1);
+		// The responsible given, not the routine's automatic distribution.
+		expect(sandbox.control.prospections().find((p) => p.leadId === lead.id && p.routineId === routine.id)?.responsibleId).toBe('usr_gabriela');
 		expect(requestsTo(`/routines/${routine.id}/lead`)).toHaveLength(1);
 	});
 
