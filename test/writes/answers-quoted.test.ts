@@ -75,6 +75,7 @@ describe('an answer that is not quoted is named', () => {
 		expect(describeAnswer(['a'], 'application/json')).toBe('a JSON list');
 		expect(describeAnswer('Entrar', ' Text/HTML; charset=utf-8')).toBe('an HTML page');
 		expect(describeAnswer('  <!doctype html>', 'text/plain')).toBe('an HTML page');
+		expect(describeAnswer('3 < 5', 'text/plain')).toBe('an answer of type text/plain');
 		expect(describeAnswer('%PDF-1.7', 'application/pdf')).toBe('an answer of type application/pdf');
 		expect(describeAnswer('ok', `application/${'x'.repeat(100)}`)).toBe(`an answer of type application/${'x'.repeat(48)}…`);
 		expect(describeAnswer('ok')).toBe('an answer that is not JSON');
