@@ -225,3 +225,16 @@ it('walks pages without meta until a short page', async () => {
 	expect(run.error).toBeUndefined();
 	expect(jsonOf(run.items).map((field) => field.id)).toEqual(['a', 'b', 'c']);
 });
+
+it('reads the credential once for a walk of many pages, as n8n would read it from its database for each', async () => {
+	const { TestCredentialsHelper } = await import('../../dev/harness/credentials');
+	const reads = jest.spyOn(TestCredentialsHelper.prototype, 'getDecrypted');
+	try {
+		const run = await runNode(customFields({ returnAll: true, options: { pageSize: 2 } }), connection);
+		expect(jsonOf(run.items)).toHaveLength(6);
+		expect(pagesRead('/custom-fields')).toHaveLength(3);
+		expect(reads).toHaveBeenCalledTimes(1);
+	} finally {
+		reads.mockRestore();
+	}
+});

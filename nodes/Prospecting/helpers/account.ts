@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import type {
+	IAdditionalCredentialOptions,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -119,5 +120,10 @@ export async function checkedAccount(this: ProspectingContext, itemIndex?: numbe
 	if (secret.trim() === '') {
 		throw refuse('The API key in the Prospecting API credential is empty');
 	}
-	return { credentials, baseUrl, secret };
+	// n8n would read the credential from its database again for every call it authenticates: hand it the one read.
+	const { id, name } = this.getNode().credentials?.prospectingApi ?? { id: null, name: '' };
+	const authentication: IAdditionalCredentialOptions = {
+		credentialsDecrypted: { id: id ?? '', name, type: 'prospectingApi', data: { ...credentials } },
+	};
+	return { credentials, baseUrl, secret, authentication };
 }

@@ -52,7 +52,7 @@ export async function prospectingApiRequest(
 	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON of many shapes; callers check what they read.
 ): Promise<any> {
 	const node = this.getNode();
-	const { credentials, baseUrl, secret } = await checkedAccount.call(this, options.itemIndex);
+	const { credentials, baseUrl, secret, authentication } = await checkedAccount.call(this, options.itemIndex);
 	const kind = callKind(method);
 	const settings = rateSettings({ ...credentials }, kind);
 	const budget = getBudget(baseUrl, secret, kind, settings);
@@ -103,7 +103,7 @@ export async function prospectingApiRequest(
 
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(this, 'prospectingApi', request)) as IN8nHttpFullResponse;
+			response = (await this.helpers.httpRequestWithAuthentication.call(this, 'prospectingApi', request, authentication)) as IN8nHttpFullResponse;
 		} catch (error) {
 			budget.settle(reservation, undefined, settings);
 			const code = networkCode(error);
