@@ -18,6 +18,7 @@ const writePath = [
 	'nodes/Prospecting/trigger/lifecycle.ts',
 	'nodes/Prospecting/helpers/errors.ts',
 	'nodes/Prospecting/helpers/outcome.ts',
+	'nodes/Prospecting/helpers/errorMarks.ts',
 	// Rules that moved out of errors.ts: what a write's 2xx must be, and which answers an error may quote.
 	'nodes/Prospecting/helpers/writeAnswer.ts',
 	'nodes/Prospecting/helpers/quotable.ts',

@@ -1,3 +1,5 @@
+import { markError, markOf } from './errorMarks';
+
 /**
  * An error the user mends in the Prospecting API credential rather than by waiting for the service: a credential
  * that cannot be read, an empty key, a Base URL the node refuses or that answers with a redirect, a key the service
@@ -5,18 +7,7 @@
  */
 const CREDENTIAL_KEY = 'mendInCredential';
 
-interface WithContext {
-	context?: Record<string, unknown>;
-}
-
 /** Marks an error as one to mend in the credential and returns it. */
-export function inCredential<E extends object>(error: E): E {
-	const target = error as WithContext;
-	target.context ??= {};
-	target.context[CREDENTIAL_KEY] = true;
-	return error;
-}
+export const inCredential = <E extends object>(error: E): E => markError(error, CREDENTIAL_KEY, true);
 
-export function isCredentialFault(error: unknown): boolean {
-	return (Object(error) as WithContext).context?.[CREDENTIAL_KEY] === true;
-}
+export const isCredentialFault = (error: unknown): boolean => markOf(error, CREDENTIAL_KEY) === true;

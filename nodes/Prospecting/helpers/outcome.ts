@@ -1,3 +1,5 @@
+import { markError, markOf } from './errorMarks';
+
 /**
  * What a failed write did to the service's data, as far as the node can prove it. Carried in an error's context,
  * so the router can put it on an error item (Continue On Fail) for a workflow to branch on.
@@ -10,23 +12,11 @@ export type WriteOutcome = 'notSent' | 'refused' | 'unknown';
 
 const OUTCOME_KEY = 'outcome';
 
-interface WithContext {
-	context?: Record<string, unknown>;
-}
-
 /** The outcome an error carries, when it carries one. */
 export function outcomeOf(error: unknown): WriteOutcome | undefined {
-	if (!error || typeof error !== 'object') return undefined;
-	const value = (error as WithContext).context?.[OUTCOME_KEY];
+	const value = markOf(error, OUTCOME_KEY);
 	return value === 'notSent' || value === 'refused' || value === 'unknown' ? value : undefined;
 }
 
 /** Marks an error with the outcome of its write and returns it. */
-export function withOutcome<E>(error: E, outcome: WriteOutcome): E {
-	const target = error as unknown as WithContext;
-	if (target && typeof target === 'object') {
-		target.context ??= {};
-		target.context[OUTCOME_KEY] = outcome;
-	}
-	return error;
-}
+export const withOutcome = <E>(error: E, outcome: WriteOutcome): E => markError(error, OUTCOME_KEY, outcome);
