@@ -132,6 +132,19 @@ describe('waiting before the limit is reached', () => {
 		},
 	);
 
+	it("paces on the credential's Reads per Window where the service would allow more and sends no rate headers", async () => {
+		const sandbox = await sandboxWith({ windowSeconds: 60, readLimit: 200, rateHeaders: 'on-429', dataset: { leads: 6 } });
+		const run = await runNodeOnClock(
+			{ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } },
+			{ baseUrl: sandbox.url, apiKey: sandbox.apiKey, rateLimitWindowSeconds: 1, readsPerWindow: 2 },
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(6);
+		// Six pages at two a second (and one more to learn a window's end) cannot all go within the first second.
+		expect(run.elapsedMs).toBeGreaterThanOrEqual(1000);
+		expect(statuses(sandbox)).toEqual(new Array(6).fill(200));
+	});
+
 	it('shares one budget between two executions walking at once with the same key', async () => {
 		const sandbox = await sandboxWith({ windowSeconds: 1, readLimit: 3, dataset: { leads: 6 } });
 		const connection = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };

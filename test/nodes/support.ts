@@ -18,6 +18,8 @@ export interface RunOptions {
 	continueOnFail?: boolean;
 	/** The credential's Rate Limit Window (Seconds); left out as in a credential saved without it. */
 	rateLimitWindowSeconds?: number;
+	/** The credential's Reads per Window; left out as in a credential saved without it. */
+	readsPerWindow?: number;
 	/** The node's version as saved in the workflow; 1 unless given. */
 	typeVersion?: number;
 }
@@ -35,10 +37,11 @@ export async function runNode(
 		...prospectingNamed(NODE_NAME, parameters, options.typeVersion ?? 1),
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
-	const { baseUrl, apiKey, rateLimitWindowSeconds } = options;
+	const { baseUrl, apiKey, rateLimitWindowSeconds, readsPerWindow } = options;
+	const limits = { rateLimitWindowSeconds, readsPerWindow };
 	const result = await executeWorkflow(inLine(startNode, node), {
 		credentials: {
-			prospectingApi: { baseUrl, apiKey, ...(rateLimitWindowSeconds === undefined ? {} : { rateLimitWindowSeconds }) },
+			prospectingApi: { baseUrl, apiKey, ...Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) },
 		},
 		inputItems: options.inputItems,
 	});
