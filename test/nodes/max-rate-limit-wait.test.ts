@@ -22,6 +22,8 @@ it('fails naming the maximum when a refusal asks for a longer wait than Max Rate
 
 	expect(run.error?.message).toMatch(/\(maximum 3 s\)$/);
 	expect(String((run.error as { description?: string }).description)).toMatch(/asked to wait \d+(\.\d)? s/);
+	// The service's own words of the refusal reach the user.
+	expect(String((run.error as { description?: string }).description)).toContain('Service message: Limite de requisições excedido. Tente novamente em 5 segundos.');
 	// The refused call was not sent again: one answer before, one refusal now.
 	expect(sandbox.control.requests().map((request) => request.status)).toEqual([200, 429]);
 	expectNoSecret(run, sandbox.apiKey);
@@ -37,4 +39,21 @@ it('still retries after the refusal when what the window leaves fits in Max Rate
 	expect(run.error).toBeUndefined();
 	expect(run.items).toHaveLength(3);
 	expect(sandbox.control.requests().map((request) => request.status)).toEqual([200, 429, 200]);
+});
+
+it("fails at once, naming an earlier call's refusal, when the key is held longer than Max Rate Limit Wait, and sends nothing", async () => {
+	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 3 });
+	const held = listCustomFields(10);
+	while (!sandbox.control.requests().some((request) => request.status === 429)) await new Promise((resolve) => setImmediate(resolve));
+	// The sandbox notes the 429 as it sends it: give the node a moment to read it.
+	await new Promise((resolve) => setTimeout(resolve, 200));
+
+	const run = await listCustomFields(1);
+
+	expect(run.error?.message).toMatch(/\(maximum 1 s\)$/);
+	expect(String((run.error as { description?: string }).description)).toMatch(
+		/^An earlier call with this key was refused with 429 \(too many requests\) and the service asked to wait [23](\.\d)? s more, more than the 1 s left of the maximum, so this call was not sent\./,
+	);
+	expect((await held).error).toBeUndefined();
+	expect(sandbox.control.requests().map((request) => request.status)).toEqual([429, 200]);
 });

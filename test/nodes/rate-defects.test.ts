@@ -65,7 +65,9 @@ it('1. as a tool, Max Rate Limit Wait is one deadline for the whole call: a 4-pa
 	const tookMs = Date.now() - started;
 	expect(String(tool.items[0]?.json.error)).toMatch(/^Rate limit still reached after waiting \d+(\.\d)? s in total \(maximum 1\.5 s\)/);
 	// The wait counts from the tool call's start (a second of pages went before), not from the page that could not go.
-	expect(Number(/after waiting ([\d.]+) s/.exec(String(tool.items[0]?.json.error))?.[1])).toBeGreaterThanOrEqual(0.9);
+	const waited = Number(/after waiting ([\d.]+) s/.exec(String(tool.items[0]?.json.error))?.[1]);
+	expect(waited).toBeGreaterThanOrEqual(0.9);
+	expect(waited).toBeLessThanOrEqual(1.5);
 	expect(tookMs).toBeLessThan(2500);
 	expect(sandbox.control.requests().length).toBeLessThan(4);
 }, 30_000);
@@ -120,10 +122,48 @@ it('2. in a workflow, a refused write keeps its place at the head of the queue: 
 	expect(sandbox.control.leads().filter((lead) => lead.emails[0]?.value.startsWith('fila.'))).toHaveLength(9);
 }, 30_000);
 
+it('2. a refused write goes again before the writes that queued behind it while it was held', async () => {
+	const sandbox = await sandboxWith({ rateHeaders: 'on-429' });
+	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 1 });
+	// One write a second: the two later writes queue behind the refused one.
+	const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, writesPerWindow: 1, rateLimitWindowSeconds: 1 };
+	const create = async (name: string) =>
+		await executeWorkflow(
+			inLine(formPost, prospectingNamed('Lead Create', { resource: 'lead', operation: 'create', name, email: `${name}@example.com`, options: { maxRateLimitWait: 10 } })),
+			{ credentials: { prospectingApi: credential }, mode: 'webhook' },
+		);
+	const first = create('primeira');
+	while (sandbox.control.requests().length === 0) await new Promise((resolve) => setImmediate(resolve));
+	const runs = await Promise.all([first, create('segunda'), create('terceira')]);
+	expect(runs.map((run) => run.error?.message).filter(Boolean)).toEqual([]);
+	expect(sandbox.control.requests().map((request) => request.status)).toEqual([429, 201, 201, 201]);
+	const names = ['primeira', 'segunda', 'terceira'];
+	expect(sandbox.control.leads().map((lead) => lead.name).filter((name) => names.includes(name))).toEqual(names);
+}, 30_000);
+
+it('Max Rate Limit Wait: a call that a spent window would hold longer fails at once, saying when it could go', async () => {
+	const service = await scriptedService([(now) => ({ status: 200, headers: { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Math.ceil(now / 1000) + 30) } })]);
+	try {
+		const credential = { baseUrl: service.url, apiKey: service.apiKey };
+		expect((await runWorkflow(listFields, credential)).error).toBeUndefined();
+		const run = await runWorkflow({ ...listFields, options: { maxRateLimitWait: 1 } }, credential);
+		expect(String((run.error as { description?: string } | undefined)?.description)).toMatch(
+			/^The rate limit of this key lets this call go in \d+(\.\d)? s at the earliest, more than the 1 s left of the maximum, so it was not sent\./,
+		);
+		expect(service.at).toHaveLength(1);
+	} finally {
+		await service.stop();
+	}
+});
+
 it('3. as a tool, a read whose connection keeps failing until its deadline fails with that failure, not as a rate limit', async () => {
 	const sandbox = await sandboxWith({ dataset: { customFields: 1 } });
 	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 10 });
+	const started = Date.now();
 	const tool = await runToolForm(sandbox, { ...listFields, options: { maxRateLimitWait: 1 } });
+	// Retried 0.3 s and 0.6 s later; the next retry (1.2 s later) would pass the deadline, so the read ends there.
+	expect(Date.now() - started).toBeLessThan(2500);
+	expect(sandbox.control.requests().length).toBeLessThanOrEqual(3);
 	const answer = String(tool.items[0]?.json.error);
 	expect(answer).not.toMatch(/Rate limit/);
 	expect(answer).toMatch(/connection|network|socket|reset|hang up/i);
