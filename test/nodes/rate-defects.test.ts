@@ -14,6 +14,7 @@ import { onControlledClock } from '../../dev/harness/clock';
 import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm, runToolForm } from '../../dev/harness/tool-form';
 import { resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox';
+import { waitFor } from '../e2e/support/waits';
 import { formPost, inLine, prospectingNamed, startNode } from './support';
 
 beforeAll(() => registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm()));
@@ -133,7 +134,7 @@ it('2. a refused write goes again before the writes that queued behind it while 
 			{ credentials: { prospectingApi: credential }, mode: 'webhook' },
 		);
 	const first = create('primeira');
-	while (sandbox.control.requests().length === 0) await new Promise((resolve) => setImmediate(resolve));
+	await waitFor('the first write', () => sandbox.control.requests().length, (count) => count > 0);
 	const runs = await Promise.all([first, create('segunda'), create('terceira')]);
 	expect(runs.map((run) => run.error?.message).filter(Boolean)).toEqual([]);
 	expect(sandbox.control.requests().map((request) => request.status)).toEqual([429, 201, 201, 201]);
