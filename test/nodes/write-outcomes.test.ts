@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { executeWorkflow } from '../../dev/harness';
+import type { Fault } from '../../sandbox/types';
 import { everythingVisible, expectNoSecret, inLine, NODE_NAME, prospectingNamed, runNode, startNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
@@ -240,6 +241,26 @@ describe('a lost answer, a refusal and a call that never left', () => {
 
 		expect(run.items[0].json.outcome).toBe('notSent');
 		expect(run.items[0].json.error).toMatch(/the service refused the connection/);
+	});
+
+	// The search runs before anything is sent: whatever stops it, the lead was not created, nor refused.
+	it.each<[string, Fault, string]>([
+		['answered 400', { kind: 'status', status: 400, count: 1, methods: ['GET'] }, '400'],
+		['refused with 429 longer than its wait allows', { kind: 'rate-limit', count: 1, retryAfterSeconds: 30 }, '429'],
+	])('Lead Create with Skip If Exists whose search is %s fails as not sent, and sends nothing', async (_how, fault, httpCode) => {
+		sandbox.control.injectFault(fault);
+		const item = await errorItem({
+			resource: 'lead',
+			operation: 'create',
+			email: 'busca.falhou@example.com',
+			options: { skipIfExists: true, maxRateLimitWait: 1 },
+		});
+
+		expect(item).toMatchObject({ outcome: 'notSent', httpCode });
+		expect(String(item.description)).toMatch(
+			/^The lead was not created: Skip If a Lead With This Contact Exists could not search for busca\.falhou@example\.com \(GET \/leads\)\. Run this item again once the service answers\.$/m,
+		);
+		expect(writes()).toHaveLength(0);
 	});
 
 	it.each([

@@ -2,6 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ProspectingRequestOptions } from '../../transport/request';
 import { prospectingApiPaginate } from '../../shared/pagination';
+import { withNote } from '../../helpers/errors';
+import { withOutcome } from '../../helpers/outcome';
 import { inputError } from '../inputError';
 import { quoted, textValue } from '../parameters';
 
@@ -157,7 +159,8 @@ export function firstContact(contacts: LeadContacts): string {
 
 /**
  * Looks for a lead with the same contact (and name, when given) with GET /leads?search=, as
- * the service advises before repeating a creation. Returns the oldest match.
+ * the service advises before repeating a creation. Returns the oldest match. It runs before the create is sent, so
+ * when it fails nothing was sent, whatever the search's own error says (a refused search is not a refused lead).
  */
 export async function findExistingLead(
 	this: IExecuteFunctions,
@@ -165,6 +168,11 @@ export async function findExistingLead(
 	name: string,
 	settings: ProspectingRequestOptions,
 ): Promise<IDataObject | undefined> {
-	const candidates = await searchByContact.call(this, contacts, settings);
-	return candidates.find((record) => leadMatches(record, contacts, name));
+	try {
+		const candidates = await searchByContact.call(this, contacts, settings);
+		return candidates.find((record) => leadMatches(record, contacts, name));
+	} catch (error) {
+		const note = `The lead was not created: Skip If a Lead With This Contact Exists could not search for ${firstContact(contacts)} (GET /leads). Run this item again once the service answers.`;
+		throw withOutcome(withNote(this.getNode(), error, note), 'notSent');
+	}
 }
