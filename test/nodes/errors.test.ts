@@ -209,6 +209,18 @@ describe('what an error quotes of an answer', () => {
 		expect(run.error?.message).toBe('The service answered with something that is not JSON (5 attempts)');
 		expect(description(run)).toMatch(/^The answer was an HTML page\. Check the base URL in the credential/);
 		expect(everythingVisible(run)).not.toMatch(/Entrar|usuário/);
+		expect(run.logs.filter((line) => line.includes('retry'))).toEqual(
+			[[1, 300], [2, 600], [3, 1200], [4, 2400]].map(([retry, ms]) => `[debug] Prospecting: GET /custom-fields failed (answer was not JSON); retry ${retry} in ${ms} ms`),
+		);
+	});
+
+	it('a read answered 200 with JSON null is retried, never read as an empty list, then fails', async () => {
+		sandbox.control.injectFault({ kind: 'malformed', count: 5, body: 'null', contentType: 'application/json' });
+		const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, connection);
+
+		expect(run.error?.message).toBe('The service answered with something that is not JSON (5 attempts)');
+		expect(run.items).toEqual([]);
+		expect(run.logs.filter((line) => line.includes('retry'))).toHaveLength(4);
 	});
 
 	it('a line of plain text is quoted up to 200 characters, a longer one only named', async () => {

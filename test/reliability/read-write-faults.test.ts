@@ -3,6 +3,8 @@
  * that stop at their bound, and writes answered 500 or 503 reported per item without a second send. The
  * pauses between read retries run on a controlled clock (dev/harness/clock.ts).
  */
+import * as net from 'node:net';
+
 import { expectNoSecret, jsonOf, runNode, runNodeOnClock } from '../nodes/support';
 import { useSandbox } from '../support/sandbox';
 
@@ -22,7 +24,11 @@ it('a burst of 500, 502, 503 and a dropped connection on one page is retried; th
 	expect(jsonOf(run.items).map((lead) => lead.id)).toEqual(stored);
 	// The four failures, then three pages of 4, 4 and 3 leads.
 	expect(statuses()).toEqual([500, 502, 503, 0, 200, 200, 200]);
-	expect(run.logs.filter((line) => /failed \(.*\); retry \d in \d+ ms/.test(line))).toHaveLength(4);
+	expect(run.logs.filter((line) => line.includes('retry'))).toEqual(
+		['status 500', 'status 502', 'status 503', 'ECONNRESET'].map(
+			(reason, retry) => `[debug] Prospecting: GET /leads failed (${reason}); retry ${retry + 1} in ${300 * 2 ** retry} ms`,
+		),
+	);
 	expectNoSecret(run, sandbox.apiKey);
 });
 
@@ -40,6 +46,50 @@ it('a read whose connection always drops stops after 5 attempts saying the servi
 	expect(run.error?.message).toMatch(/^Could not reach the service after 5 attempts: /);
 	expect(statuses()).toEqual([0, 0, 0, 0, 0]);
 	expectNoSecret(run, sandbox.apiKey);
+});
+
+/** Something on the Base URL's port that answers every request with bytes that are not HTTP; counts connections. */
+async function notHttpServer(): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
+	let connections = 0;
+	const server = net.createServer((socket) => {
+		connections += 1;
+		socket.on('error', () => undefined);
+		socket.on('data', () => socket.end('NOT HTTP\r\n\r\n'));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		port: (server.address() as net.AddressInfo).port,
+		connections: () => connections,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+describe('a Base URL where something other than the service answers', () => {
+	it('a read answered with bytes that are not HTTP is retried like a dropped connection, then fails after 5 attempts', async () => {
+		const other = await notHttpServer();
+		try {
+			const run = await runNodeOnClock(walkLeads, { baseUrl: `http://127.0.0.1:${other.port}`, apiKey: sandbox.apiKey });
+			expect(run.error?.message).toBe('Could not reach the service after 5 attempts: the connection failed');
+			expect(other.connections()).toBe(5);
+			expect(run.logs.filter((line) => line.includes('retry'))).toEqual(
+				[[1, 300], [2, 600], [3, 1200], [4, 2400]].map(([retry, ms]) => `[debug] Prospecting: GET /leads failed (network error); retry ${retry} in ${ms} ms`),
+			);
+		} finally {
+			await other.close();
+		}
+	});
+
+	it('a read over https from something that speaks plain text fails at once: retrying cannot mend the Base URL', async () => {
+		const other = await notHttpServer();
+		try {
+			const run = await runNodeOnClock(walkLeads, { baseUrl: `https://127.0.0.1:${other.port}`, apiKey: sandbox.apiKey });
+			expect(run.error?.message).toBe('Could not reach the service: the connection failed (eproto)');
+			expect(String((run.error as { description?: string }).description)).toMatch(/^Check the base URL in the credential/);
+			expect(other.connections()).toBe(1);
+		} finally {
+			await other.close();
+		}
+	});
 });
 
 // Every 5xx to a write may come after the service applied it (a gateway that gave up, a crash after the commit): its
