@@ -14,7 +14,6 @@ import { onControlledClock } from '../../dev/harness/clock';
 import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm, runToolForm } from '../../dev/harness/tool-form';
 import { resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox';
-import { waitFor } from '../e2e/support/waits';
 import { formPost, inLine, prospectingNamed, startNode } from './support';
 
 beforeAll(() => registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm()));
@@ -126,20 +125,25 @@ it('2. in a workflow, a refused write keeps its place at the head of the queue: 
 it('2. a refused write goes again before the writes that queued behind it while it was held', async () => {
 	const sandbox = await sandboxWith({ rateHeaders: 'on-429' });
 	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 1 });
-	// One write a second: the two later writes queue behind the refused one.
+	// One write a second: the three start at once, one goes, and the other two queue while its answer (the 429) comes.
 	const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, writesPerWindow: 1, rateLimitWindowSeconds: 1 };
-	const create = async (name: string) =>
-		await executeWorkflow(
-			inLine(formPost, prospectingNamed('Lead Create', { resource: 'lead', operation: 'create', name, email: `${name}@example.com`, options: { maxRateLimitWait: 10 } })),
-			{ credentials: { prospectingApi: credential }, mode: 'webhook' },
-		);
-	const first = create('primeira');
-	await waitFor('the first write', () => sandbox.control.requests().length, (count) => count > 0);
-	const runs = await Promise.all([first, create('segunda'), create('terceira')]);
+	const names = ['primeira', 'segunda', 'terceira'];
+	const runs = await Promise.all(
+		names.map(
+			async (name) =>
+				await executeWorkflow(
+					inLine(formPost, prospectingNamed('Lead Create', { resource: 'lead', operation: 'create', name, email: `${name}@example.com`, options: { maxRateLimitWait: 10 } })),
+					{ credentials: { prospectingApi: credential }, mode: 'webhook' },
+				),
+		),
+	);
 	expect(runs.map((run) => run.error?.message).filter(Boolean)).toEqual([]);
 	expect(sandbox.control.requests().map((request) => request.status)).toEqual([429, 201, 201, 201]);
-	const names = ['primeira', 'segunda', 'terceira'];
-	expect(sandbox.control.leads().map((lead) => lead.name).filter((name) => names.includes(name))).toEqual(names);
+	const refused = names.filter((_, index) => runs[index].logs.some((line) => line.includes('refused with 429')));
+	expect(refused).toHaveLength(1);
+	const created = sandbox.control.leads().map((lead) => lead.name).filter((name) => names.includes(name));
+	expect(created[0]).toBe(refused[0]);
+	expect(created).toHaveLength(3);
 }, 30_000);
 
 it('Max Rate Limit Wait: a call that a spent window would hold longer fails at once, saying when it could go', async () => {
