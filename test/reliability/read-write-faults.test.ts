@@ -3,6 +3,7 @@
  * that stop at their bound, and writes answered 500 or 503 reported per item without a second send. The
  * pauses between read retries run on a controlled clock (dev/harness/clock.ts).
  */
+import * as http from 'node:http';
 import * as net from 'node:net';
 
 import { expectNoSecret, jsonOf, runNode, runNodeOnClock } from '../nodes/support';
@@ -76,6 +77,23 @@ describe('a Base URL where something other than the service answers', () => {
 			);
 		} finally {
 			await other.close();
+		}
+	});
+
+	it('a read answered 300 with a JSON body is never taken for the answer: it fails as a redirect, naming the Location', async () => {
+		// 300 Multiple Choices, the lowest redirect status: its body lists where to go, and could pass for a page.
+		const choices = http.createServer((_req, res) => {
+			res.writeHead(300, { 'Content-Type': 'application/json', Location: 'https://mirror.example.com/api/v1/leads' });
+			res.end(JSON.stringify({ data: [{ id: 'not-a-lead' }], meta: { page: 1, totalPages: 1 } }));
+		});
+		await new Promise<void>((resolve) => choices.listen(0, '127.0.0.1', resolve));
+		try {
+			const port = (choices.address() as net.AddressInfo).port;
+			const run = await runNodeOnClock(walkLeads, { baseUrl: `http://127.0.0.1:${port}`, apiKey: sandbox.apiKey });
+			expect(run.error?.message).toBe('GET /leads was redirected (300), and redirects are not followed: Location https://mirror.example.com/api/v1/leads');
+			expect(run.items).toEqual([]);
+		} finally {
+			await new Promise<void>((resolve) => choices.close(() => resolve()));
 		}
 	});
 
