@@ -80,7 +80,7 @@ describe('a Base URL where something other than the service answers', () => {
 		}
 	});
 
-	it('a read answered 300 with a JSON body is never taken for the answer: it fails as a redirect, naming the Location', async () => {
+	it('a read or a write answered 300 with a JSON body is never taken for the answer: it fails as a redirect, the write as refused', async () => {
 		// 300 Multiple Choices, the lowest redirect status: its body lists where to go, and could pass for a page.
 		const choices = http.createServer((_req, res) => {
 			res.writeHead(300, { 'Content-Type': 'application/json', Location: 'https://mirror.example.com/api/v1/leads' });
@@ -92,6 +92,14 @@ describe('a Base URL where something other than the service answers', () => {
 			const run = await runNodeOnClock(walkLeads, { baseUrl: `http://127.0.0.1:${port}`, apiKey: sandbox.apiKey });
 			expect(run.error?.message).toBe('GET /leads was redirected (300), and redirects are not followed: Location https://mirror.example.com/api/v1/leads');
 			expect(run.items).toEqual([]);
+			// A redirect is not the service applying the write: refused, so Lead Create does not look for a lost lead.
+			const create = await runNodeOnClock(
+				{ resource: 'lead', operation: 'create', email: 'joana.escolha@example.com' },
+				{ baseUrl: `http://127.0.0.1:${port}`, apiKey: sandbox.apiKey, continueOnFail: true },
+			);
+			expect(create.items.map((item) => [item.json.outcome, item.json.error])).toEqual([
+				['refused', 'POST /leads was redirected (300), and redirects are not followed: Location https://mirror.example.com/api/v1/leads'],
+			]);
 		} finally {
 			await new Promise<void>((resolve) => choices.close(() => resolve()));
 		}
