@@ -41,7 +41,11 @@ describe('redirects are never followed', () => {
 			expect(item.error).toMatch(
 				new RegExp(`^(POST|DELETE) /\\S+ was redirected \\(${status}\\), and redirects are not followed: Location ${sandbox.url}/api/v1/leads\\?apiKey=\\*\\*\\*$`),
 			);
-			expect(String(item.description)).toMatch(/If the service has moved, put its new address in the Base URL/);
+			expect(String(item.description).split('\n')).toEqual([
+				'The base URL in the Prospecting API credential answers with a redirect, so nothing was sent to the new address.',
+				'If the service has moved, put its new address in the Base URL of the credential.',
+				expect.stringMatching(/^\(item 0, (POST|DELETE) \/\S+\)$/),
+			]);
 			expect(item.id).toBeUndefined();
 			const writes = sandbox.control.requests().filter((request) => request.kind === 'write');
 			expect(writes.map((request) => request.status)).toEqual([status]);

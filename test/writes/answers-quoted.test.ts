@@ -6,7 +6,8 @@
  */
 import type { INode } from 'n8n-workflow';
 
-import { errorFromNetwork, errorFromStatus } from '../../nodes/Prospecting/helpers/errors';
+import { isCredentialFault } from '../../nodes/Prospecting/helpers/credentialFault';
+import { errorFromNetwork, errorFromStatus, errorFromWriteAnswer } from '../../nodes/Prospecting/helpers/errors';
 import { describeAnswer, quotableDetails, quotableMessage } from '../../nodes/Prospecting/helpers/quotable';
 import { writeAnswerProblem } from '../../nodes/Prospecting/helpers/writeAnswer';
 
@@ -107,6 +108,63 @@ describe('an error for an answer with little in it', () => {
 		const error = errorFromStatus(node, { method: 'POST', endpoint: '/leads', itemIndex: 0, status: 400, body: null }, '', true);
 		expect(error.message).toBe('The service rejected the request as invalid (400)');
 		expect(error.description).toBe('(item 0, POST /leads)');
+	});
+
+	it('an empty answer adds no line, and one quoted in full is not also named as unshown', () => {
+		for (const status of [400, 401, 404, 409, 500]) {
+			for (const body of [undefined, null, '']) {
+				const error = errorFromStatus(node, { method: 'GET', endpoint: '/leads', itemIndex: 0, status, body, contentType: 'text/plain' }, '', false);
+				expect([status, error.description]).toEqual([status, '(item 0, GET /leads)']);
+			}
+		}
+		// A JSON object without a message is the service's own answer, with nothing in it to repeat.
+		for (const body of [{}, { erro: 'x' }]) {
+			const error = errorFromStatus(node, { method: 'GET', endpoint: '/leads', itemIndex: 0, status: 500, body, contentType: 'application/json' }, '', false);
+			expect(error.description).toBe('(item 0, GET /leads)');
+		}
+		for (const status of [401, 404, 500, 503]) {
+			const quoted = errorFromStatus(node, { method: 'GET', endpoint: '/leads', itemIndex: 0, status, body: 'Em manutenção', contentType: 'text/plain' }, '', false);
+			expect([status, quoted.description]).toEqual([status, 'Em manutenção\n(item 0, GET /leads)']);
+		}
+		const write = errorFromStatus(node, { method: 'POST', endpoint: '/leads', itemIndex: 0, status: 503, body: '' }, '', true);
+		expect(write.description).toBe('The service may or may not have applied this change, so it was not sent again. (item 0, POST /leads)');
+	});
+
+	it("a read's 5xx is the service failing, and a 404 without a record's name names the path", () => {
+		const failed = errorFromStatus(node, { method: 'GET', endpoint: '/leads', itemIndex: 0, status: 500, body: '' }, '', false);
+		expect(failed.message).toBe('The service failed to process the request (500)');
+		const missing = errorFromStatus(node, { method: 'GET', endpoint: '/leads/lead_x', itemIndex: 0, status: 404, body: '' }, '', false);
+		expect(missing.message).toBe('The record at /leads/lead_x was not found (404)');
+	});
+
+	it('a redirect and a refused key are mended in the credential; another refusal or a failure is not', () => {
+		const mendInCredential = (status: number) =>
+			isCredentialFault(errorFromStatus(node, { method: 'GET', endpoint: '/leads', status, body: '' }, '', false));
+		expect([300, 301, 308, 399, 401].map(mendInCredential)).toEqual([true, true, true, true, true]);
+		expect([400, 403, 404, 429, 500].map(mendInCredential)).toEqual([false, false, false, false, false]);
+	});
+
+	it("a write's 2xx that is not its result says what came and that it may have been applied, with how to check", () => {
+		const where = { method: 'POST', endpoint: '/routines/rt_1/leads', itemIndex: 0, status: 200 };
+		const page = errorFromWriteAnswer(node, { ...where, body: '<html></html>', contentType: 'text/html', problem: 'notJson' });
+		expect(page.message).toBe(
+			'The service answered 200 to POST /routines/rt_1/leads with an HTML page: it may or may not have applied this change, and it was not sent again',
+		);
+		expect(String(page.description).split('\n')).toEqual([
+			'Something in front of the service (a proxy, a maintenance page) may have answered in its place, or the service may have applied the change.',
+			'Check whether it was applied before running this item again, and check the base URL in the credential. (item 0, POST /routines/rt_1/leads)',
+		]);
+		expect(page.httpCode).toBe('200');
+		const created = { ...where, endpoint: '/leads', status: 201, problem: 'noRecord' as const };
+		const answers = [{}, null, ''].map((body) => String(errorFromWriteAnswer(node, { ...created, body }).description).split('\n')[0]);
+		expect(answers).toEqual([
+			'The answer was a JSON object without an id, not the created record.',
+			'The answer was an empty answer, not the created record.',
+			'The answer was an empty answer, not the created record.',
+		]);
+		expect(errorFromWriteAnswer(node, { ...created, body: {} }).message).toBe(
+			'The service answered 201 to POST /leads without the created record: it may have been created, and it was not sent again',
+		);
 	});
 
 	it('a network code without words of its own is named in lower case; a call of no item names only the call', () => {
