@@ -213,9 +213,16 @@ it('Skip If Exists with a name: a lead with the phone under another name is not 
 	expect(same.items.map((item) => [item.json.outcome, item.json.id])).toEqual([['found', existing.id]]);
 });
 
-it('Skip If Exists on a service that leaves out empty contact lists and gives numbers bare: the lead with the phone and the name is taken', async () => {
-	// The spec shows contacts as { value, label } lists; a service may also omit an empty list or give a bare number.
-	const page = { data: [{ id: 'sem-nome', phones: [1133334444] }, { id: 'marta', name: 'Marta Lima', mobiles: [1133334444] }] };
+it('Skip If Exists takes only the lead with the phone and the name, from a search that also returns others, lists left out, numbers bare', async () => {
+	// The spec shows contacts as { value, label } lists; a service may also omit an empty list, give a bare number or a
+	// null entry, pad a name, and its search may return a lead by its name alone.
+	const page = {
+		data: [
+			{ id: 'homonima', name: 'Marta Lima', emails: [null, { value: 'marta@example.com' }] },
+			{ id: 'sem-nome', phones: [1133334444] },
+			{ id: 'marta', name: ' Marta Lima ', mobiles: [5511999990000, 1133334444] },
+		],
+	};
 	sandbox.control.injectFault({ kind: 'malformed', body: JSON.stringify(page), count: 1, methods: ['GET'], pathPrefix: '/leads' });
 	const run = await runNode({ resource: 'lead', operation: 'create', name: 'Marta Lima', phone: '(11) 3333-4444', options: { skipIfExists: true } }, connection);
 	expect(run.items.map((item) => [item.json.outcome, item.json.id])).toEqual([['found', 'marta']]);
