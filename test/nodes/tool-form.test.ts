@@ -65,6 +65,9 @@ describe('tool form', () => {
 		}
 		const first = sandbox.control.leads().find((lead) => lead.id === leads[0].id)!;
 		expect(leads[0].emails ?? []).toEqual(first.emails.map((item) => item.value));
+		// Every field the service sent stays, not only those of the editor's simplified lead (its `email` and no status).
+		expect(leads[0]).toMatchObject({ status: first.status, origin: first.origin, sourceId: first.sourceId, createdById: first.createdById });
+		expect(leads[0]).not.toHaveProperty('email');
 	});
 
 	it('returns full records when Simplify is off', async () => {
