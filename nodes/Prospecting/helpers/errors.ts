@@ -231,15 +231,16 @@ export function errorFromStatus(node: INode, failure: CallFailure, secret: strin
 export function errorFromNetwork(
 	node: INode,
 	failure: CallFailure,
-	secret?: string,
-	isWrite = false,
+	secret: string | undefined,
+	isWrite: boolean,
 ): NodeApiError {
 	const words = describeCode(failure.code);
 	const where = itemSuffix(failure);
 	// Only a refused connection or an unknown host proves a write never reached the service; any other failure
 	// (a timeout, a reset, a code this list does not know) leaves its outcome unknown.
 	const notSent = isNotSentCode(failure.code);
-	const lost = isWrite && !notSent && failure.code !== 'NOT_JSON';
+	// A write's answer is never NOT_JSON: a write's 2xx is checked as its own (errorFromWriteAnswer).
+	const lost = isWrite && !notSent;
 	let message: string;
 	let description: string;
 	if (lost) {
@@ -298,7 +299,7 @@ export function errorFromWriteAnswer(
 	const error = buildApiError(node, {
 		message,
 		description,
-		httpCode: failure.status === undefined ? undefined : String(failure.status),
+		httpCode: String(failure.status),
 		itemIndex: failure.itemIndex,
 		secret,
 	});

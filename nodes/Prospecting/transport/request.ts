@@ -143,7 +143,7 @@ export async function prospectingApiRequest(
 		}
 		if (kind === 'read' && (body === null || typeof body !== 'object')) {
 			if (await retryRead('answer was not JSON')) continue;
-			throw errorFromNetwork(node, { ...where, code: 'NOT_JSON', attempts, body, contentType }, secret);
+			throw errorFromNetwork(node, { ...where, code: 'NOT_JSON', attempts, body, contentType }, secret, false);
 		}
 		return redactValue(body, secret);
 	}
