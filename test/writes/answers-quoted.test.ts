@@ -133,6 +133,20 @@ describe('an error for an answer with little in it', () => {
 	it("a read's 5xx is the service failing, and a 404 without a record's name names the path", () => {
 		const failed = errorFromStatus(node, { method: 'GET', endpoint: '/leads', itemIndex: 0, status: 500, body: '' }, '', false);
 		expect(failed.message).toBe('The service failed to process the request (500)');
+		// A read is retried: the message counts the attempts when there was more than one.
+		const counted = (attempts: number) =>
+			errorFromStatus(node, { method: 'GET', endpoint: '/leads', itemIndex: 0, status: 503, body: '', attempts }, '', false).message;
+		expect([counted(1), counted(5)]).toEqual([
+			'The service failed to process the request (503)',
+			'The service failed to process the request (503) after 5 attempts',
+		]);
+		const notJson = (attempts?: number) =>
+			errorFromNetwork(node, { method: 'GET', endpoint: '/leads', code: 'NOT_JSON', attempts, body: '<p>', contentType: 'text/html' }, '', false).message;
+		expect([notJson(), notJson(1), notJson(5)]).toEqual([
+			'The service answered with something that is not JSON',
+			'The service answered with something that is not JSON',
+			'The service answered with something that is not JSON (5 attempts)',
+		]);
 		const missing = errorFromStatus(node, { method: 'GET', endpoint: '/leads/lead_x', itemIndex: 0, status: 404, body: '' }, '', false);
 		expect(missing.message).toBe('The record at /leads/lead_x was not found (404)');
 	});
