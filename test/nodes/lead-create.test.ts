@@ -134,6 +134,9 @@ it('with "Skip if a lead with this contact exists", returns the existing lead an
 		{ ...connection, typeVersion: 2 },
 	);
 	expect(simplified.items.map((item) => [item.json.id, item.json.email, item.json.outcome])).toEqual([[existing.id, email, 'found']]);
+	// The service's default order is not documented: the search asks for the oldest lead first, so the oldest is taken.
+	const searches = sandbox.control.requests().filter((request) => request.method === 'GET');
+	expect(searches[0].query).toMatchObject({ search: email, orderBy: 'createdAt', orderDirection: 'asc' });
 	expect(posts()).toHaveLength(0);
 	expect(sandbox.control.leads()).toHaveLength(20);
 });

@@ -52,6 +52,22 @@ describe('Lead Create, Skip If Exists, a contact in doubt', () => {
 		expect(posts()).toBe(1);
 	}, 20_000);
 
+	it('a contact given by phone is in doubt the same way, in any punctuation; another number is not', async () => {
+		const byPhone = (phone: string) =>
+			runNode(
+				{ resource: 'lead', operation: 'create', name: 'Dúvida', phone, options: { skipIfExists: true, lostLeadSearch: WINDOW_SECONDS, timeout: 1 } },
+				{ ...connection, continueOnFail: true },
+			);
+		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
+		expect(jsonOf((await byPhone('(11) 4000-1234')).items)[0].error).toMatch(/may exist/);
+
+		const same = jsonOf((await byPhone('11 4000 1234')).items)[0];
+		const other = jsonOf((await byPhone('(11) 4000-9999')).items)[0];
+
+		expect([same.outcome, other.outcome]).toEqual(['unknown', 'created']);
+		expect(posts()).toBe(2);
+	}, 20_000);
+
 	it('one more window later the contact is no longer in doubt: the next execution creates the lead', async () => {
 		const email = 'duvida.passou@example.com';
 		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
