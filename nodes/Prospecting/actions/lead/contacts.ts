@@ -111,15 +111,9 @@ function contactValues(record: IDataObject, kind: keyof LeadContacts): string[] 
 		.map(String);
 }
 
-/** Whether a lead from the service has one of these contacts (and this name, when one is given). */
+/** Whether a lead from the service has one of these contacts (and this name, given trimmed, when there is one). */
 export function leadMatches(record: IDataObject, contacts: LeadContacts, name: string): boolean {
-	if (
-		name &&
-		String(record.name ?? '')
-			.trim()
-			.toLowerCase() !== name.trim().toLowerCase()
-	)
-		return false;
+	if (name && String(record.name ?? '').trim().toLowerCase() !== name.toLowerCase()) return false;
 	const emails = new Set(contacts.emails.map((item) => item.value.toLowerCase()));
 	const numbers = new Set(
 		[...contacts.phones, ...contacts.mobiles].map((item) => digits(item.value)),
