@@ -2,6 +2,7 @@
  * Max Rate Limit Wait is the most a call waits out refusals in a workflow: a refusal whose hold does not fit fails
  * at once and is not sent again; one that fits is sat out, and a short Retry-After in a long window is not stretched.
  */
+import { allLogLines } from '../../dev/harness';
 import { waitFor } from '../e2e/support/waits';
 import { expectNoSecret, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
@@ -44,10 +45,10 @@ it('still retries after the refusal when what the window leaves fits in Max Rate
 
 it("fails at once, naming an earlier call's refusal, when the key is held longer than Max Rate Limit Wait, and sends nothing", async () => {
 	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 3 });
+	const logged = allLogLines.length;
 	const held = listCustomFields(10);
-	await waitFor('the refusal', () => sandbox.control.requests().some((request) => request.status === 429), Boolean);
-	// The sandbox notes the 429 as it sends it: give the node a moment to read it.
-	await new Promise((resolve) => setTimeout(resolve, 200));
+	// The node logs the refusal once it has read it (the sandbox notes a 429 as it sends it, earlier).
+	await waitFor('the refusal read by the node', () => allLogLines.slice(logged).some((line) => line.includes('refused with 429')), Boolean);
 
 	const run = await listCustomFields(1);
 
