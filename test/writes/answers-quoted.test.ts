@@ -7,7 +7,7 @@
 import type { INode } from 'n8n-workflow';
 
 import { isCredentialFault } from '../../nodes/Prospecting/helpers/credentialFault';
-import { errorFromNetwork, errorFromStatus, errorFromWriteAnswer } from '../../nodes/Prospecting/helpers/errors';
+import { errorFromNetwork, errorFromRateLimit, errorFromStatus, errorFromWriteAnswer } from '../../nodes/Prospecting/helpers/errors';
 import { describeAnswer, quotableDetails, quotableMessage } from '../../nodes/Prospecting/helpers/quotable';
 import { writeAnswerProblem } from '../../nodes/Prospecting/helpers/writeAnswer';
 
@@ -187,5 +187,36 @@ describe('an error for an answer with little in it', () => {
 		expect(error.message).not.toContain('EPROTO');
 		expect(String(error.description)).toMatch(/\(GET \/leads\)$/);
 		expect(String(error.description)).not.toContain('item');
+	});
+});
+
+describe('an error for a rate limit that outlasts Max Rate Limit Wait', () => {
+	const node = { id: '1', name: 'Prospecting', type: 'n8n-nodes-prospecting.prospecting', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+	const call = { method: 'GET', endpoint: '/leads', itemIndex: 0, waitedMs: 1200, maxWaitMs: 3000 };
+	const lines = (failure: Partial<Parameters<typeof errorFromRateLimit>[1]>) =>
+		String(errorFromRateLimit(node, { ...call, refusals: 0, ...failure }, '', false).description).split('\n');
+	const raise = ' Raise "Max Rate Limit Wait" in the node options, or spread the calls over more time.';
+
+	it('says how long it waited, how often it was refused, what the service asked and how much of the maximum was left', () => {
+		const error = errorFromRateLimit(node, { ...call, refusals: 1, askedWaitMs: 5000, body: { message: 'Muitas requisições.' } }, '', false);
+		expect(error.message).toBe('Rate limit still reached after waiting 1.2 s in total (maximum 3 s)');
+		expect(String(error.description).split('\n')).toEqual([
+			`The service refused the request 1 time with 429 (too many requests) and asked to wait 5 s (Retry-After), more than the 1.8 s left of the maximum, so it was not sent again.${raise}`,
+			'Service message: Muitas requisições.',
+			'(item 0, GET /leads)',
+		]);
+		expect(lines({ refusals: 2 })).toEqual([`The service refused the request 2 times with 429 (too many requests).${raise}`, '(item 0, GET /leads)']);
+	});
+
+	it("says when a call held back by the key's pace or an earlier refusal could go, and that it was not sent", () => {
+		expect(lines({ paced: true })[0]).toBe(
+			`The rate limit of this key lets this call go only after the calls ahead of it, more than the 1.8 s left of the maximum, so it was not sent.${raise}`,
+		);
+		expect(lines({ paced: true, askedWaitMs: 2500 })[0]).toBe(
+			`The rate limit of this key lets this call go in 2.5 s at the earliest, more than the 1.8 s left of the maximum, so it was not sent.${raise}`,
+		);
+		expect(lines({ askedWaitMs: 2500 })[0]).toBe(
+			`An earlier call with this key was refused with 429 (too many requests) and the service asked to wait 2.5 s more, more than the 1.8 s left of the maximum, so this call was not sent.${raise}`,
+		);
 	});
 });
