@@ -11,6 +11,9 @@ import { errorFromNetwork, errorFromRateLimit, errorFromStatus, errorFromWriteAn
 import { describeAnswer, quotableDetails, quotableMessage } from '../../nodes/Prospecting/helpers/quotable';
 import { writeAnswerProblem } from '../../nodes/Prospecting/helpers/writeAnswer';
 
+/** The node an error names: these errors are built outside a run. */
+const node = { id: '1', name: 'Prospecting', type: 'n8n-nodes-prospecting.prospecting', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+
 describe("the service's message an error quotes", () => {
 	it("is a JSON answer's message, a list of messages joined, capped at 500 characters", () => {
 		expect(quotableMessage({ message: 'Rotina não encontrada.' })).toBe('Rotina não encontrada.');
@@ -102,7 +105,6 @@ describe("a write's 2xx answer", () => {
 });
 
 describe('an error for an answer with little in it', () => {
-	const node = { id: '1', name: 'Prospecting', type: 'n8n-nodes-prospecting.prospecting', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 
 	it('a 400 whose JSON body is null is refused in the node\'s words, with no field reasons', () => {
 		const error = errorFromStatus(node, { method: 'POST', endpoint: '/leads', itemIndex: 0, status: 400, body: null }, '', true);
@@ -191,7 +193,6 @@ describe('an error for an answer with little in it', () => {
 });
 
 describe('an error for a rate limit that outlasts Max Rate Limit Wait', () => {
-	const node = { id: '1', name: 'Prospecting', type: 'n8n-nodes-prospecting.prospecting', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 	const call = { method: 'GET', endpoint: '/leads', itemIndex: 0, waitedMs: 1200, maxWaitMs: 3000 };
 	const lines = (failure: Partial<Parameters<typeof errorFromRateLimit>[1]>) =>
 		String(errorFromRateLimit(node, { ...call, refusals: 0, ...failure }, '', false).description).split('\n');
