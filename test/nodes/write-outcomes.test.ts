@@ -228,7 +228,7 @@ describe('a lost answer, a refusal and a call that never left', () => {
 		expect(writes()).toHaveLength(1);
 	});
 
-	it('Routine Add Lead to a service that refuses the connection fails as not sent', async () => {
+	it('Routine Add Lead to a service that refuses the connection fails as not sent, without an HTTP status', async () => {
 		const closed = http.createServer();
 		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
 		const port = (closed.address() as AddressInfo).port;
@@ -241,6 +241,8 @@ describe('a lost answer, a refusal and a call that never left', () => {
 
 		expect(run.items[0].json.outcome).toBe('notSent');
 		expect(run.items[0].json.error).toMatch(/the service refused the connection/);
+		// No answer, no status: the connection's code is in the words, never in httpCode.
+		expect(run.items[0].json).not.toHaveProperty('httpCode');
 	});
 
 	// The search runs before anything is sent: whatever stops it, the lead was not created, nor refused.

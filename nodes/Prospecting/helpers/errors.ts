@@ -2,6 +2,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { inCredential } from './credentialFault';
+import { markError, markOf } from './errorMarks';
 import { outcomeOf, withOutcome, type WriteOutcome } from './outcome';
 import { describeAnswer, quotableDetails, quotableMessage } from './quotable';
 import type { WriteAnswerProblem } from './writeAnswer';
@@ -227,6 +228,12 @@ export function errorFromStatus(node: INode, failure: CallFailure, secret: strin
 	return isWrite ? withOutcome(error, statusOutcome(status)) : error;
 }
 
+const NETWORK_CODE_KEY = 'networkCode';
+
+/** Whether a call failed without reaching the service at all (refused connection, unknown host). */
+export const isUnreachableError = (error: unknown): boolean =>
+	isNotSentCode(markOf(error, NETWORK_CODE_KEY) as string | undefined);
+
 /** The error for a call that got no usable answer. */
 export function errorFromNetwork(
 	node: INode,
@@ -262,9 +269,10 @@ export function errorFromNetwork(
 		message,
 		description,
 		itemIndex: failure.itemIndex,
-		details: { code: failure.code ?? 'UNKNOWN' },
 		secret,
 	});
+	// Kept as a mark, not in the error's details: n8n would take a code there for the item's httpCode.
+	markError(error, NETWORK_CODE_KEY, failure.code);
 	if (!isWrite) return error;
 	return withOutcome(error, notSent ? 'notSent' : 'unknown');
 }

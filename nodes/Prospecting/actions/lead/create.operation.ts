@@ -4,9 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { unwrapRecord } from '../../shared/records';
 import type { ProspectingRequestOptions } from '../../transport/request';
 import { accountKey } from '../../helpers/account';
-import { asNodeError, isNotSentCode, isResponseLostError, withNote } from '../../helpers/errors';
+import { asNodeError, isResponseLostError, isUnreachableError, withNote } from '../../helpers/errors';
 import { prospectingApiRequest } from '../../transport/request';
-import { networkCode } from '../../helpers/networkCode';
 import { cancelSignal, pause } from '../../transport/pause';
 import { writeOptions } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
@@ -167,15 +166,6 @@ const NOT_SENT_PAUSE_MS = 1000;
 /** Whether the lead of an item was created by this node or already there (Skip If Exists, a lost answer's search, a retry). */
 export type LeadOutcome = 'created' | 'found';
 
-/**
- * A create that got no answer at all because the service could not be reached (refused connection, unknown host):
- * sent once more after a pause. Other creates proven not sent (held too long by the rate limit, a Base URL the node
- * refuses) would only wait or fail the same way again.
- */
-function isUnreachable(error: unknown): boolean {
-	return isNotSentCode(networkCode(error));
-}
-
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const name = textValue.call(this, i, 'name', this.getNodeParameter('name', i));
 	const company = textValue.call(this, i, 'company', this.getNodeParameter('company', i));
@@ -265,7 +255,9 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 				const created = unwrapRecord(await prospectingApiRequest.call(this, 'POST', '/leads', createOptions)) ?? {};
 				return output(created, 'created');
 			} catch (error) {
-				if (isUnreachable(error) && attempt < 2) {
+				// A service that could not be reached at all gets the lead once more, after a pause. Other creates proven
+				// not sent (held too long by the rate limit, a Base URL the node refuses) would fail the same way again.
+				if (isUnreachableError(error) && attempt < 2) {
 					tried.push(`POST /leads did not reach the service (${asNodeError(node, error).message})`);
 					await pause(NOT_SENT_PAUSE_MS, cancelSignal(this));
 					continue;
