@@ -82,11 +82,11 @@ describe('Lead Create in a retried execution', () => {
 		sandbox.control.injectFault({ kind: 'status', status: 503, count: 5, methods: ['GET'] });
 		const retried = await run(lead(email), 'retry', true);
 		expect(retried.items).toEqual([expect.objectContaining({ outcome: 'notSent', error: 'The service failed to process the request (503) after 5 attempts' })]);
-		// What to do, why the search failed as the service said, and the call that failed.
+		// Why the search failed as the service said, the call that failed, and what was not done and what to do.
 		expect(String(retried.items[0].description).split('\n')).toEqual([
-			'This execution retries a failed one, which may have created the lead for busca.retry@example.com; the search for it failed, so nothing was sent. Run the retry again once the service answers.',
 			expect.stringMatching(/.+/),
 			'(item 0, GET /leads)',
+			'The lead was not created: this execution retries a failed one, which may have created it, and the search for busca.retry@example.com (GET /leads) failed. Run this item again once the service answers.',
 		]);
 		expect(posts()).toBe(0);
 	}, 20_000);

@@ -2,8 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ProspectingRequestOptions } from '../../transport/request';
 import { prospectingApiPaginate } from '../../shared/pagination';
-import { withNote } from '../../helpers/errors';
-import { withOutcome } from '../../helpers/outcome';
+import { checkBeforeSending } from '../helpers/checkBeforeSending';
 import { inputError } from '../inputError';
 import { quoted, textValue } from '../parameters';
 
@@ -162,11 +161,9 @@ export async function findExistingLead(
 	name: string,
 	settings: ProspectingRequestOptions,
 ): Promise<IDataObject | undefined> {
-	try {
-		const candidates = await searchByContact.call(this, contacts, settings);
-		return candidates.find((record) => leadMatches(record, contacts, name));
-	} catch (error) {
-		const note = `The lead was not created: Skip If a Lead With This Contact Exists could not search for ${firstContact(contacts)} (GET /leads). Run this item again once the service answers.`;
-		throw withOutcome(withNote(this.getNode(), error, note), 'notSent');
-	}
+	const why = `Skip If a Lead With This Contact Exists could not search for ${firstContact(contacts)} (GET /leads)`;
+	const candidates = await checkBeforeSending(this.getNode(), { record: 'lead', why }, async () =>
+		await searchByContact.call(this, contacts, settings),
+	);
+	return candidates.find((record) => leadMatches(record, contacts, name));
 }

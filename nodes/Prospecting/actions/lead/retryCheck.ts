@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ProspectingRequestOptions } from '../../transport/request';
-import { asNodeError } from '../../helpers/errors';
-import { withOutcome } from '../../helpers/outcome';
+import { checkBeforeSending } from '../helpers/checkBeforeSending';
 import type { LeadContacts } from './contacts';
 import { firstContact, searchByContact } from './contacts';
 import type { SentLead } from './sentLead';
@@ -16,18 +15,9 @@ export async function checkBeforeRetry(
 	this: IExecuteFunctions,
 	check: { contacts: LeadContacts; sent: SentLead; settings: ProspectingRequestOptions; itemIndex: number },
 ): Promise<IDataObject | undefined> {
-	try {
-		const candidates = await searchByContact.call(this, check.contacts, check.settings);
-		return [...candidates].reverse().find((record) => matchesEverythingSent(record, check.sent));
-	} catch (error) {
-		// A Stop during the search needs nothing here: n8n ends a cancelled execution as cancelled, whatever it throws.
-		const failed = asNodeError(this.getNode(), error);
-		const contact = firstContact(check.contacts);
-		failed.description = [
-			`This execution retries a failed one, which may have created the lead for ${contact}; the search for it failed, so nothing was sent. Run the retry again once the service answers.`,
-			// The service's words and the call that failed (item and endpoint), as the request told them.
-			failed.description,
-		].join('\n');
-		throw withOutcome(failed, 'notSent');
-	}
+	const why = `this execution retries a failed one, which may have created it, and the search for ${firstContact(check.contacts)} (GET /leads) failed`;
+	const candidates = await checkBeforeSending(this.getNode(), { record: 'lead', why }, async () =>
+		await searchByContact.call(this, check.contacts, check.settings),
+	);
+	return [...candidates].reverse().find((record) => matchesEverythingSent(record, check.sent));
 }

@@ -9,6 +9,7 @@ import { prospectingApiRequest } from '../../transport/request';
 import { withOutcome } from '../../helpers/outcome';
 import { additionalFieldsCollection } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
+import { checkBeforeSending } from '../helpers/checkBeforeSending';
 import { onceInExecution } from '../helpers/writeOnce';
 import { listedBefore, rememberListedBefore } from './listedBefore';
 import { writeOperationDescription } from '../dryRun.description';
@@ -115,20 +116,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 
 	const sameWebhook = (webhook: IDataObject) => webhook.url === url && webhook.name === name;
 	const listed = async (): Promise<IDataObject[]> => (await listWebhooks.call(this, settings)).filter(sameWebhook);
-	const checkFirst = async (why: string): Promise<string[]> => {
-		try {
-			return (await listed()).map((webhook) => String(webhook.id));
-		} catch (readError) {
-			throw withOutcome(
-				withNote(
-					this.getNode(),
-					readError,
-					`The webhook was not created: ${why}, and the list of webhooks (GET /webhooks) could not be read. Run this item again once the service answers.`,
-				),
-				'notSent',
-			);
-		}
-	};
+	const checkFirst = async (why: string): Promise<string[]> =>
+		await checkBeforeSending(
+			this.getNode(),
+			{ record: 'webhook', why: `${why}, and the list of webhooks (GET /webhooks) could not be read` },
+			async () => (await listed()).map((webhook) => String(webhook.id)),
+		);
 
 	const send = async (): Promise<INodeExecutionData[]> => {
 		// Listed before sending, so that after a lost answer only a webhook new since then is named as this item's:
