@@ -25,7 +25,7 @@ function writeKey(
 	itemIndex: number,
 	request: { method: string; path: string; body?: unknown },
 ): string | undefined {
-	const executionId = context.getExecutionId?.();
+	const executionId = context.getExecutionId();
 	if (!executionId) return undefined;
 	const runIndex = (context as unknown as { runIndex?: unknown }).runIndex;
 	const node = context.getNode();

@@ -346,7 +346,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		// Retried from the executions list: the failed execution may have created this lead. Look before sending
 		// (Skip If Exists has just looked, more widely: any lead with one of the contacts).
 		if (!skipIfExists && this.getMode() === 'retry') {
-			const existing = await checkBeforeRetry.call(this, { contacts, sent, settings: searchSettings, itemIndex: i });
+			const existing = await checkBeforeRetry.call(this, { contacts, sent, settings: searchSettings });
 			if (existing) return output(existing, 'found');
 		}
 		return await send();

@@ -13,7 +13,7 @@ import { matchesEverythingSent } from './sentLead';
  */
 export async function checkBeforeRetry(
 	this: IExecuteFunctions,
-	check: { contacts: LeadContacts; sent: SentLead; settings: ProspectingRequestOptions; itemIndex: number },
+	check: { contacts: LeadContacts; sent: SentLead; settings: ProspectingRequestOptions },
 ): Promise<IDataObject | undefined> {
 	const why = `this execution retries a failed one, which may have created it, and the search for ${firstContact(check.contacts)} (GET /leads) failed`;
 	const candidates = await checkBeforeSending(this.getNode(), { record: 'lead', why }, async () =>
