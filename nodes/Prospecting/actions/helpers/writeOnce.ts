@@ -27,12 +27,13 @@ function writeKey(
 ): string | undefined {
 	const executionId = context.getExecutionId();
 	if (!executionId) return undefined;
-	const runIndex = (context as unknown as { runIndex?: unknown }).runIndex;
+	// n8n keeps the run index on the context it gives the node, outside its interface.
+	const runIndex = (context as unknown as { runIndex?: number }).runIndex;
 	const node = context.getNode();
 	const body = createHash('sha256')
 		.update(JSON.stringify([request.method, request.path, request.body ?? null]))
 		.digest('hex');
-	return JSON.stringify([executionId, node.id ?? node.name, typeof runIndex === 'number' ? runIndex : 0, itemIndex, body]);
+	return JSON.stringify([executionId, node.id ?? node.name, runIndex, itemIndex, body]);
 }
 
 function recall(key: string): EarlierTry | undefined {
