@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// npm run faults -- [--runs N] [--seed S] [--only writes|rate] [jest arguments...]
+// Long runs of the fault schedules (test/faults/): the same properties `npm test` runs with a fixed seed, here with
+// as many schedules and whatever seed are asked. A failure prints its seed and its shrunk schedule as a story.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const env = { ...process.env };
+const rest = [];
+let only = '';
+for (let i = 0; i < args.length; i++) {
+	const [flag, inline] = args[i].split('=', 2);
+	const value = () => inline ?? args[++i];
+	if (flag === '--runs') env.FAULT_RUNS = value();
+	else if (flag === '--seed') env.FAULT_SEED = value();
+	else if (flag === '--only') only = value();
+	else rest.push(args[i]);
+}
+for (const name of ['FAULT_RUNS', 'FAULT_SEED']) {
+	if (env[name] !== undefined && !/^-?\d+$/.test(env[name])) {
+		console.error(`faults: ${name === 'FAULT_RUNS' ? '--runs' : '--seed'} takes a whole number, not "${env[name]}"`);
+		process.exit(2);
+	}
+}
+const pattern = `test/faults/${only ? `${only}[^/]*` : ''}`;
+const jest = path.join(root, 'node_modules', '.bin', 'jest');
+// A long run has no time bound of its own: the number of schedules is the bound.
+const result = spawnSync(jest, [pattern, '--testTimeout', String(24 * 3600 * 1000), ...rest], { stdio: 'inherit', env, cwd: root });
+process.exit(result.status ?? 1);
