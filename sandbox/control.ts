@@ -35,6 +35,7 @@ export function makeControl(state: SandboxState): SandboxControl {
 			state.deliverer.clear();
 			state.requests.length = 0;
 			state.faults.clear();
+			state.plan = undefined;
 			state.limiter.clear();
 		},
 		setCreatedAt(createdAt: string | null) {
@@ -82,6 +83,9 @@ export function makeControl(state: SandboxState): SandboxControl {
 			state.faults.add(fault);
 		},
 		clearFaults: () => state.faults.clear(),
+		planFaults(plan) {
+			state.plan = plan;
+		},
 		setRateLimit(settings: RateLimitSettings) {
 			for (const key of ['windowSeconds', 'readLimit', 'writeLimit'] as const) {
 				const value = settings[key];
@@ -89,7 +93,7 @@ export function makeControl(state: SandboxState): SandboxControl {
 					throw new ControlError(400, `${key} deve ser um número maior que 0.`);
 				}
 			}
-			for (const key of ['enabled', 'clockWindows'] as const) {
+			for (const key of ['enabled', 'clockWindows', 'dateHeader'] as const) {
 				if (settings[key] !== undefined && typeof settings[key] !== 'boolean') {
 					throw new ControlError(400, `${key} deve ser true ou false.`);
 				}
@@ -121,7 +125,7 @@ export const CONTROL_ENDPOINTS = [
 	'POST   /__sandbox/faults                     a fault object or an array of them',
 	'DELETE /__sandbox/faults                     clears faults',
 	'GET    /__sandbox/rate-limit                 current limiter settings',
-	'POST   /__sandbox/rate-limit                 {"windowSeconds"?, "readLimit"?, "writeLimit"?, "enabled"?}',
+	'POST   /__sandbox/rate-limit                 {"windowSeconds"?, "readLimit"?, "writeLimit"?, "enabled"?, "clockOffsetMs"?, "dateHeader"?}',
 	'GET    /__sandbox/leads|prospections|routines|webhooks?limit=N   direct views (webhooks include secrets)',
 ];
 

@@ -71,6 +71,7 @@ export function faultProblem(f: unknown): string | undefined {
 		case 'rate-limit':
 			if (fault.retryAfterSeconds !== undefined && !isCount(fault.retryAfterSeconds))
 				return 'retryAfterSeconds deve ser um inteiro >= 1.';
+			if (fault.hints !== undefined && typeof fault.hints !== 'boolean') return 'hints deve ser true ou false.';
 			return isCount(fault.count) ? undefined : 'count deve ser um inteiro >= 1.';
 		case 'malformed':
 			if (fault.status !== undefined && !isStatusIn(fault.status, 200, 299)) return 'status deve ser um inteiro de 200 a 299.';

@@ -18,8 +18,10 @@ export interface RateLimitConfig {
 	clockWindows: boolean;
 	/** On which answers X-RateLimit-* are sent; Retry-After always comes with a 429. */
 	rateHeaders: RateHeaders;
-	/** How far the service's clock is ahead (negative: behind) in the epoch resets it announces. */
+	/** How far the service's clock is ahead (negative: behind): its epoch resets, Date header and createdAt show it. */
 	clockOffsetMs: number;
+	/** Whether answers carry a Date header. */
+	dateHeader: boolean;
 }
 
 export interface RateDecision {
@@ -73,6 +75,11 @@ export class RateLimiter {
 		const allowed = window.count < limit;
 		if (allowed) window.count++;
 		return this.decision(window, limit, allowed, now);
+	}
+
+	/** The service's clock: the real one moved by clockOffsetMs. */
+	serviceNow(now = Date.now()): number {
+		return now + this.config.clockOffsetMs;
 	}
 
 	/** Headers for a forced 429 (fault injection): remaining 0, reset after `seconds`. */

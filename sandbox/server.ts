@@ -10,7 +10,7 @@ import { parseQuery } from './query';
 import { RateLimiter, type RateDecision, type RequestKind } from './rate-limiter';
 import type { SandboxState } from './state';
 import { Store } from './store';
-import type { Fault, RecordedRequest, RunningSandbox, SandboxOptions } from './types';
+import type { AppliedWrite, Fault, RecordedRequest, RunningSandbox, SandboxOptions } from './types';
 
 /** Fixed 40-character key accepted by default. It guards nothing real: the sandbox holds only generated data. */
 export const DEMO_API_KEY = 'sbx_demo_4f9c2a7e1b6d3c8a5f0e9b2d7c4a1e6';
@@ -60,6 +60,12 @@ function readBody(req: http.IncomingMessage): Promise<{ text: string; tooLarge: 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What a write's answer says it applied: the record it names (a lead or webhook id, or the lead added to a routine). */
+function appliedBy(body: string, serviceNow: number): AppliedWrite {
+	const record = JSON.parse(body) as { id?: unknown; leadId?: unknown };
+	return { at: new Date(serviceNow).toISOString(), recordId: String(record.id ?? record.leadId) };
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
 	const seed = options.seed ?? 1;
 	const apiKeys = new Set(options.apiKeys && options.apiKeys.length ? options.apiKeys : [DEMO_API_KEY]);
@@ -67,20 +73,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	const host = options.host ?? '127.0.0.1';
 	const log = options.log;
 
-	const store = new Store(seed, options.dataset);
+	const limiter = new RateLimiter({
+		windowSeconds: options.windowSeconds ?? 60,
+		readLimit: options.readLimit ?? 200,
+		writeLimit: options.writeLimit ?? 100,
+		enabled: options.rateLimit ?? true,
+		resetFormat: options.rateLimitResetFormat ?? 'epoch-seconds',
+		clockWindows: options.clockWindows ?? false,
+		rateHeaders: options.rateHeaders ?? 'always',
+		clockOffsetMs: options.clockOffsetMs ?? 0,
+		dateHeader: options.dateHeader ?? true,
+	});
+	const store = new Store(seed, options.dataset, () => limiter.serviceNow());
 	const state: SandboxState = {
 		options: { seed, signatureHeader: (options.signatureHeader ?? 'x-signature').toLowerCase() },
 		store,
-		limiter: new RateLimiter({
-			windowSeconds: options.windowSeconds ?? 60,
-			readLimit: options.readLimit ?? 200,
-			writeLimit: options.writeLimit ?? 100,
-			enabled: options.rateLimit ?? true,
-			resetFormat: options.rateLimitResetFormat ?? 'epoch-seconds',
-			clockWindows: options.clockWindows ?? false,
-			rateHeaders: options.rateHeaders ?? 'always',
-			clockOffsetMs: options.clockOffsetMs ?? 0,
-		}),
+		limiter,
 		faults: new FaultSet(seed),
 		deliverer: new Deliverer(
 			{
@@ -115,9 +123,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		// The caller may have given up on a slow answer and closed the connection.
 		if (res.destroyed || req.socket.destroyed) return;
 		const payload = Buffer.from(body, 'utf8');
-		// The service's clock, as its Date header shows it: ahead of or behind the real one by clockOffsetMs.
-		const offsetMs = state.limiter.config.clockOffsetMs;
-		const date = offsetMs ? { Date: new Date(Date.now() + offsetMs).toUTCString() } : {};
+		// The service's clock, as its Date header shows it: ahead of or behind the real one by clockOffsetMs; or no
+		// Date header at all, as behind a proxy that strips it.
+		res.sendDate = false;
+		const date = state.limiter.config.dateHeader ? { Date: new Date(state.limiter.serviceNow()).toUTCString() } : {};
 		res.writeHead(status, { ...date, ...headers, 'Content-Type': contentType, 'Content-Length': String(payload.length) });
 		if (req.method === 'HEAD') res.end();
 		else res.end(payload);
@@ -132,6 +141,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	): Promise<void> {
 		// The spec's writes are POST, PUT, PATCH and DELETE; anything else (GET, HEAD, OPTIONS...) is counted as a read.
 		const kind: RequestKind = WRITE_METHODS.has(method) ? 'write' : 'read';
+		const bodyPromise = kind === 'write' ? readBody(req) : (req.resume(), Promise.resolve({ text: '', tooLarge: false }));
+		const remotePort = req.socket.remotePort;
+		// A plan's fault for this request comes before the injected ones; the plan may hold the request first.
+		const plannedFault = state.plan ? await state.plan({ method, path, remotePort }) : undefined;
+		const planned = plannedFault ? new FaultSet(seed) : undefined;
+		if (plannedFault) planned?.add(plannedFault);
+		const take: FaultSet['take'] = (faultKind, request, accept) =>
+			planned?.take(faultKind, request, accept) ?? state.faults.take(faultKind, request, accept);
 		const entry: RecordedRequest = {
 			at: new Date().toISOString(),
 			method,
@@ -139,18 +156,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			query: maskQuery(search),
 			status: 0,
 			kind,
+			remotePort,
 		};
-		const bodyPromise = kind === 'write' ? readBody(req) : (req.resume(), Promise.resolve({ text: '', tooLarge: false }));
 
-		const latency = state.faults.latencyMs();
+		// Every write's body is kept in the record, also one refused or dropped before the commit.
+		const { text, tooLarge } = await bodyPromise;
+		if (kind === 'write' && text.trim() !== '') {
+			try {
+				entry.body = JSON.parse(text) as unknown;
+			} catch {
+				// Not JSON: the handler answers 400, and the record keeps no body.
+			}
+		}
+
+		const latency = state.faults.latencyMs() + (planned?.latencyMs() ?? 0);
 		if (latency > 0) await sleep(latency);
 
 		const reply = (status: number, body: string, headers: Record<string, string>, contentType?: string) => {
 			entry.status = status;
 			record(entry, search);
-			// The Date header tells the service's clock, as its epoch resets do (a clock ahead or behind shows in both).
-			const date = new Date(Date.now() + state.limiter.config.clockOffsetMs).toUTCString();
-			send(req, res, status, body, { Date: date, ...headers }, contentType);
+			send(req, res, status, body, headers, contentType);
 		};
 		const replyStatusFault = (fault: Extract<Fault, { kind: 'status' }>, headers: Record<string, string>) => {
 			if (fault.body !== undefined) reply(fault.status, fault.body, headers, fault.contentType ?? JSON_TYPE);
@@ -186,36 +211,35 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			return;
 		}
 		const info = { method, path };
-		const forced = state.faults.take('rate-limit', info);
+		const forced = take('rate-limit', info);
 		if (forced) {
 			const decision = state.limiter.forced(forced.retryAfterSeconds ?? 1, kind);
-			reply(429, JSON.stringify({ message: MESSAGES.rateLimited(decision.retryAfterSeconds) }), decision.headers);
+			reply(429, JSON.stringify({ message: MESSAGES.rateLimited(decision.retryAfterSeconds) }), forced.hints === false ? {} : decision.headers);
 			return;
 		}
-		const moved = state.faults.take('redirect', info);
+		const moved = take('redirect', info);
 		if (moved) {
 			const location: Record<string, string> = moved.location === undefined ? {} : { Location: moved.location };
 			reply(moved.status, JSON.stringify({ message: MESSAGES.moved(moved.location) }), { ...rate.headers, ...location });
 			return;
 		}
-		const failure = state.faults.take('status', info, (f) => f.when !== 'after-commit');
+		const failure = take('status', info, (f) => f.when !== 'after-commit');
 		if (failure) {
 			replyStatusFault(failure, rate.headers);
 			return;
 		}
-		const malformed = state.faults.take('malformed', info, (f) => f.when !== 'after-commit');
+		const malformed = take('malformed', info, (f) => f.when !== 'after-commit');
 		if (malformed) {
 			replyMalformed(malformed, rate.headers);
 			return;
 		}
-		if (state.faults.take('drop', info, (f) => f.when === 'before-commit')) {
+		if (take('drop', info, (f) => f.when === 'before-commit')) {
 			drop();
 			return;
 		}
 
-		const { text, tooLarge } = await bodyPromise;
 		// A slow service applies the request late and answers later still, whether or not the caller is still waiting.
-		const slow = state.faults.take('slow-commit', info);
+		const slow = take('slow-commit', info);
 		if (slow?.gatewayTimeoutMs !== undefined && slow.gatewayTimeoutMs < slow.commitAfterMs) {
 			// A gateway in front gives up first and answers 504; the service behind it still applies the request.
 			await sleep(slow.gatewayTimeoutMs);
@@ -243,18 +267,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			if (error instanceof ApiError) response = { status: error.status, body: JSON.stringify(error.body()) };
 			else response = { status: 500, body: JSON.stringify({ message: MESSAGES.serverError(500) }) };
 		}
+		if (kind === 'write' && response.status < 300) entry.applied = appliedBy(response.body, limiter.serviceNow());
 		if (res.headersSent) return;
 		if (slow) await sleep(Math.max(0, (slow.answerAfterMs ?? slow.commitAfterMs) - slow.commitAfterMs));
-		if (state.faults.take('drop', info, (f) => f.when === 'after-commit')) {
+		if (take('drop', info, (f) => f.when === 'after-commit')) {
 			drop();
 			return;
 		}
-		const gateway = state.faults.take('status', info, (f) => f.when === 'after-commit');
+		const gateway = take('status', info, (f) => f.when === 'after-commit');
 		if (gateway) {
 			replyStatusFault(gateway, rate.headers);
 			return;
 		}
-		const rewritten = state.faults.take('malformed', info, (f) => f.when === 'after-commit');
+		const rewritten = take('malformed', info, (f) => f.when === 'after-commit');
 		if (rewritten) {
 			replyMalformed(rewritten, rate.headers);
 			return;

@@ -3,13 +3,15 @@ import type { Deliverer } from './deliveries';
 import type { FaultSet } from './faults';
 import type { RateLimiter } from './rate-limiter';
 import type { Store } from './store';
-import type { RecordedRequest, SandboxOptions } from './types';
+import type { FaultPlan, RecordedRequest, SandboxOptions } from './types';
 
 export interface SandboxState {
 	options: Required<Pick<SandboxOptions, 'seed' | 'signatureHeader'>>;
 	store: Store;
 	limiter: RateLimiter;
 	faults: FaultSet;
+	/** Chooses a fault per request before the injected ones (in process only). */
+	plan?: FaultPlan;
 	deliverer: Deliverer;
 	requests: RecordedRequest[];
 }

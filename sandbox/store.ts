@@ -114,6 +114,8 @@ export class Store {
 	constructor(
 		private readonly seed: number,
 		private readonly sizes: DatasetSizes = {},
+		/** The service's clock (ms): it stamps every record it creates or changes. */
+		private readonly now: () => number = Date.now,
 	) {
 		this.reset();
 	}
@@ -225,7 +227,7 @@ export class Store {
 	private nextTimestamp(sorted: ReadonlyArray<{ createdAt: string }>): string {
 		if (this.fixedCreatedAt !== undefined) return this.fixedCreatedAt;
 		const last = sorted.length ? Date.parse(sorted[sorted.length - 1].createdAt) : 0;
-		return new Date(Math.max(Date.now(), last + 1)).toISOString();
+		return new Date(Math.max(this.now(), last + 1)).toISOString();
 	}
 
 	createLead(input: NewLead): Lead {
@@ -309,7 +311,7 @@ export class Store {
 			const to = this.prospectionsByStatus.get(status)!;
 			to.splice(sortedIndex(to, prospection), 0, prospection);
 			prospection.status = status;
-			prospection.updatedAt = new Date().toISOString();
+			prospection.updatedAt = new Date(this.now()).toISOString();
 			this.prospectionJson.delete(prospection.id);
 		}
 		return { prospection, changed };
@@ -332,7 +334,7 @@ export class Store {
 			name: input.name,
 			url: input.url,
 			events: input.events,
-			createdAt: new Date().toISOString(),
+			createdAt: new Date(this.now()).toISOString(),
 			secret: randomBytes(32).toString('hex'),
 		};
 		this.webhooks.set(webhook.id, webhook);

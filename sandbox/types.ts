@@ -30,8 +30,10 @@ export interface SandboxOptions {
 	clockWindows?: boolean;
 	/** 'always' by default. */
 	rateHeaders?: RateHeaders;
-	/** The service's clock ahead of the real one (negative: behind), as seen in epoch resets; 0 by default. */
+	/** The service's clock ahead of the real one (negative: behind), as its Date header, epoch resets and createdAt show it; 0 by default. */
 	clockOffsetMs?: number;
+	/** Whether answers carry a Date header (true by default); false as a service behind a proxy that strips it. */
+	dateHeader?: boolean;
 	dataset?: DatasetSizes;
 	signatureHeader?: string;
 	delivery?: { maxRetries?: number; baseDelayMs?: number; timeoutMs?: number };
@@ -158,7 +160,34 @@ export interface RecordedRequest {
 	status: number;
 	kind: 'read' | 'write';
 	dropped?: boolean;
+	/** A write's body as parsed JSON (left out when it was not JSON). */
+	body?: unknown;
+	/** The caller's port: tells apart the requests of callers in the same process. */
+	remotePort?: number;
+	/** What the service applied for this request, whatever its caller was answered: set at the commit. */
+	applied?: AppliedWrite;
 }
+
+/** A write the service applied: when (the service's clock, ISO 8601) and the record it wrote. */
+export interface AppliedWrite {
+	at: string;
+	/** The created lead or webhook, the deleted webhook, or the lead added to a routine. */
+	recordId: string;
+}
+
+/** What a fault plan sees of a request before deciding its fault. */
+export interface PlannedRequest {
+	method: string;
+	/** Full path, e.g. /api/v1/leads. */
+	path: string;
+	remotePort?: number;
+}
+
+/**
+ * Chooses the fault of each request as it arrives, or none: in process only (tests that draw a fault per request).
+ * May wait (a promise) before answering, which holds the request as a slow network would.
+ */
+export type FaultPlan = (request: PlannedRequest) => Fault | undefined | Promise<Fault | undefined>;
 
 export type Fault =
 	| {
@@ -196,7 +225,13 @@ export type Fault =
 			pathPrefix?: string;
 	  }
 	| { kind: 'latency'; ms: number }
-	| { kind: 'rate-limit'; count: number; retryAfterSeconds?: number }
+	| {
+			kind: 'rate-limit';
+			count: number;
+			retryAfterSeconds?: number;
+			/** false: a bare 429, without Retry-After or X-RateLimit-* (a proxy's own limit). Default true. */
+			hints?: boolean;
+	  }
 	| {
 			/** A 2xx whose body is not the API's: `body` as JSON, or without it an HTML maintenance page. */
 			kind: 'malformed';
@@ -231,6 +266,7 @@ export interface RateLimitSettings {
 	rateHeaders?: RateHeaders;
 	resetFormat?: ResetFormat;
 	clockOffsetMs?: number;
+	dateHeader?: boolean;
 }
 
 export interface SandboxControl {
@@ -248,6 +284,8 @@ export interface SandboxControl {
 	webhooks(): WebhookWithSecret[];
 	injectFault(f: Fault): void;
 	clearFaults(): void;
+	/** In process only: a plan that chooses each request's fault, before the injected ones; undefined removes it. */
+	planFaults(plan: FaultPlan | undefined): void;
 	setRateLimit(p: RateLimitSettings): void;
 }
 

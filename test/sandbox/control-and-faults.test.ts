@@ -266,6 +266,57 @@ describe('sandbox control API and faults', () => {
 		expect(Math.abs(now)).toBeLessThan(2_000);
 	});
 
+	it('stamps the leads it creates with its own clock, as its Date header shows it, or sends no Date header when told', async () => {
+		sandbox.control.setRateLimit({ clockOffsetMs: -600_000 });
+		try {
+			const created = await call(sandbox, 'POST', '/leads', { body: lead });
+			const date = Date.parse(String(created.headers.get('date')));
+			expect(Math.abs(Date.parse(created.body.createdAt) - date)).toBeLessThan(2_000);
+			expect(Date.now() - Date.parse(created.body.createdAt)).toBeGreaterThan(590_000);
+			sandbox.control.setRateLimit({ dateHeader: false });
+			expect((await call(sandbox, 'GET', '/leads')).headers.get('date')).toBeNull();
+		} finally {
+			sandbox.control.setRateLimit({ clockOffsetMs: 0, dateHeader: true });
+		}
+		expect((await call(sandbox, 'GET', '/leads')).headers.get('date')).not.toBeNull();
+	});
+
+	it('records each write with its body and what it applied, also when the answer was lost after the commit', async () => {
+		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
+		expect((await attempt(sandbox, 'POST', '/leads', lead)).dropped).toBe(true);
+		await call(sandbox, 'GET', '/leads');
+		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
+		expect((await attempt(sandbox, 'POST', '/leads', lead)).dropped).toBe(true);
+		const [afterCommit, read, beforeCommit] = sandbox.control.requests();
+		const createdLead = sandbox.control.leads().at(-1)!;
+		expect(afterCommit).toEqual(
+			expect.objectContaining({ body: lead, dropped: true, applied: { at: createdLead.createdAt, recordId: createdLead.id } }),
+		);
+		expect(read.body).toBeUndefined();
+		expect(read.remotePort).toEqual(expect.any(Number));
+		expect(beforeCommit).toEqual(expect.objectContaining({ body: lead, dropped: true }));
+		expect(beforeCommit.applied).toBeUndefined();
+	});
+
+	it('takes a fault per request from a plan, which sees each request as it arrives, before the injected faults', async () => {
+		const seen: string[] = [];
+		sandbox.control.injectFault({ kind: 'status', status: 500, count: 5 });
+		sandbox.control.planFaults((request) => {
+			seen.push(`${request.method} ${request.path}`);
+			return seen.length === 1 ? { kind: 'status', status: 503, count: 1 } : { kind: 'rate-limit', count: 1, hints: false };
+		});
+		try {
+			expect((await call(sandbox, 'GET', '/leads')).status).toBe(503);
+			const bare = await call(sandbox, 'POST', '/leads', { body: lead });
+			expect(bare.status).toBe(429);
+			expect([...bare.headers.keys()].filter((name) => /^(retry-after|x-ratelimit)/.test(name))).toEqual([]);
+			expect(seen).toEqual(['GET /api/v1/leads', 'POST /api/v1/leads']);
+		} finally {
+			sandbox.control.planFaults(undefined);
+		}
+		expect((await call(sandbox, 'GET', '/leads')).status).toBe(500);
+	});
+
 	it('takes faults over HTTP, lists them, rejects invalid ones and clears them', async () => {
 		const post = (body: unknown) =>
 			fetch(`${sandbox.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
