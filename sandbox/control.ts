@@ -34,6 +34,7 @@ export function makeControl(state: SandboxState): SandboxControl {
 			state.store.reset();
 			state.deliverer.clear();
 			state.requests.length = 0;
+			state.arrivals = 0;
 			state.faults.clear();
 			state.plan = undefined;
 			state.limiter.clear();
@@ -83,6 +84,10 @@ export function makeControl(state: SandboxState): SandboxControl {
 			state.faults.add(fault);
 		},
 		clearFaults: () => state.faults.clear(),
+		acceptKey(key: string) {
+			if (typeof key !== 'string' || key.trim() === '') throw new ControlError(400, 'A chave deve ser um texto não vazio.');
+			state.apiKeys.add(key);
+		},
 		planFaults(plan) {
 			state.plan = plan;
 		},

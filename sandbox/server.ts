@@ -88,6 +88,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	const state: SandboxState = {
 		options: { seed, signatureHeader: (options.signatureHeader ?? 'x-signature').toLowerCase() },
 		store,
+		apiKeys,
 		limiter,
 		faults: new FaultSet(seed),
 		deliverer: new Deliverer(
@@ -100,6 +101,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			(id) => store.webhooks.get(id),
 		),
 		requests: [],
+		arrivals: 0,
 	};
 	const control = makeControl(state);
 
@@ -143,8 +145,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		const kind: RequestKind = WRITE_METHODS.has(method) ? 'write' : 'read';
 		const bodyPromise = kind === 'write' ? readBody(req) : (req.resume(), Promise.resolve({ text: '', tooLarge: false }));
 		const remotePort = req.socket.remotePort;
+		const seq = state.arrivals++;
 		// A plan's fault for this request comes before the injected ones; the plan may hold the request first.
-		const plannedFault = state.plan ? await state.plan({ method, path, remotePort }) : undefined;
+		const plannedFault = state.plan ? await state.plan({ method, path, remotePort, seq }) : undefined;
 		const planned = plannedFault ? new FaultSet(seed) : undefined;
 		if (plannedFault) planned?.add(plannedFault);
 		const take: FaultSet['take'] = (faultKind, request, accept) =>
@@ -157,6 +160,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			status: 0,
 			kind,
 			remotePort,
+			seq,
 		};
 
 		// Every write's body is kept in the record, also one refused or dropped before the commit.

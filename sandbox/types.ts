@@ -164,6 +164,8 @@ export interface RecordedRequest {
 	body?: unknown;
 	/** The caller's port: tells apart the requests of callers in the same process. */
 	remotePort?: number;
+	/** Its place in the order requests arrived (0 first, counted from the last reset). */
+	seq: number;
 	/** What the service applied for this request, whatever its caller was answered: set at the commit. */
 	applied?: AppliedWrite;
 }
@@ -181,6 +183,8 @@ export interface PlannedRequest {
 	/** Full path, e.g. /api/v1/leads. */
 	path: string;
 	remotePort?: number;
+	/** Its place in the order requests arrived, as its record shows it. */
+	seq: number;
 }
 
 /**
@@ -284,6 +288,8 @@ export interface SandboxControl {
 	webhooks(): WebhookWithSecret[];
 	injectFault(f: Fault): void;
 	clearFaults(): void;
+	/** Accepts one more key, as a new account's (the data stays one dataset). */
+	acceptKey(key: string): void;
 	/** In process only: a plan that chooses each request's fault, before the injected ones; undefined removes it. */
 	planFaults(plan: FaultPlan | undefined): void;
 	setRateLimit(p: RateLimitSettings): void;

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// npm run faults -- [--runs N] [--seed S] [--only writes|rate] [jest arguments...]
+// npm run faults -- [--runs N] [--seed S] [--path P] [--survey] [--only <suite name start>] [jest arguments...]
 // Long runs of the fault schedules (test/faults/): the same properties `npm test` runs with a fixed seed, here with
-// as many schedules and whatever seed are asked. A failure prints its seed and its shrunk schedule as a story.
+// as many schedules and whatever seed are asked. A failure prints its seed, its path and its shrunk schedule as a
+// story; --seed S --path P replays it. --survey runs every schedule without stopping at a failure and lists, per kind
+// of violation, the first seed and path that shows it.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -16,6 +18,8 @@ for (let i = 0; i < args.length; i++) {
 	const value = () => inline ?? args[++i];
 	if (flag === '--runs') env.FAULT_RUNS = value();
 	else if (flag === '--seed') env.FAULT_SEED = value();
+	else if (flag === '--path') env.FAULT_PATH = value();
+	else if (flag === '--survey') env.FAULT_SURVEY = 'true';
 	else if (flag === '--only') only = value();
 	else rest.push(args[i]);
 }

@@ -58,6 +58,8 @@ export interface ExecuteWorkflowOptions {
 	 * credential type's own default (Dry Run), as it does for a credential saved before that field existed.
 	 */
 	credentialDefaults?: boolean;
+	/** Stops the execution when aborted, as the editor's Stop does (n8n cancels the running execution). */
+	signal?: AbortSignal;
 }
 
 /** The prospectingApi credential as a test means it: writes are sent unless the test sets `manualWrites`. */
@@ -208,7 +210,15 @@ async function runInScope(
 	let run: IRun;
 	try {
 		// Resolves after the workflowExecuteAfter hook, with the same full run data n8n would store.
-		run = await workflowExecute.processRunExecutionData(workflowInstance);
+		const running = workflowExecute.processRunExecutionData(workflowInstance);
+		const stop = () => running.cancel();
+		if (options.signal?.aborted) stop();
+		options.signal?.addEventListener('abort', stop, { once: true });
+		try {
+			run = await running;
+		} finally {
+			options.signal?.removeEventListener('abort', stop);
+		}
 	} catch (error) {
 		if (error instanceof WorkflowHasIssuesError) {
 			// n8n refuses to start; say which node and parameter, as the editor would show them.

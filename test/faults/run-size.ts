@@ -5,6 +5,8 @@
 export interface RunSize {
 	numRuns: number;
 	seed: number;
+	/** Replays one schedule of the run (and shrinks it), as a failure printed it. */
+	path?: string;
 }
 
 function wholeNumber(name: string): number | undefined {
@@ -17,5 +19,9 @@ function wholeNumber(name: string): number | undefined {
 
 /** The run size of a property whose `npm test` run is `numRuns` schedules from `seed`. */
 export function runSize(defaults: RunSize): RunSize {
-	return { numRuns: wholeNumber('FAULT_RUNS') ?? defaults.numRuns, seed: wholeNumber('FAULT_SEED') ?? defaults.seed };
+	const path = process.env.FAULT_PATH || undefined;
+	return { numRuns: wholeNumber('FAULT_RUNS') ?? defaults.numRuns, seed: wholeNumber('FAULT_SEED') ?? defaults.seed, ...(path ? { path } : {}) };
 }
+
+/** `npm run faults -- --survey`: every schedule runs, none stops the run; the failures are listed by kind at the end. */
+export const surveying = (): boolean => process.env.FAULT_SURVEY === 'true';

@@ -343,6 +343,15 @@ describe('Webhook Delete', () => {
 		expect(run.items).toEqual([{ id: 'wh_gone', deleted: true }]);
 	});
 
+	it('in a retried execution, a webhook still listed is deleted: the service no longer lists it', async () => {
+		const id = await existingWebhook('Ainda aqui', 'https://example.com/ainda-aqui');
+		const run = await runRetrying(deleteWebhook, connection, { mode: 'retry', maxTries: 1, inputItems: [{ id }] });
+		expect(run.error).toBeUndefined();
+		expect(run.items).toEqual([{ id, deleted: true }]);
+		expect(requests('DELETE').map((request) => request.status)).toEqual([200]);
+		expect(sandbox.control.webhooks().map((webhook) => webhook.id)).not.toContain(id);
+	});
+
 	it('outside a retried execution, a webhook that does not exist (404) fails the item', async () => {
 		const run = await runNode(deleteWebhook, { ...connection, inputItems: [{ id: 'wh_gone' }] });
 		expect(run.error?.message).toBe('Webhook "wh_gone" was not found (404)');

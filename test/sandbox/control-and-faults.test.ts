@@ -298,6 +298,14 @@ describe('sandbox control API and faults', () => {
 		expect(beforeCommit.applied).toBeUndefined();
 	});
 
+	it('accepts a key it is given as another account\'s, and refuses it with 401 before', async () => {
+		const key = 'sbx_other_account_0000000000000000000000';
+		expect((await call(sandbox, 'GET', '/custom-fields', { apiKey: key })).status).toBe(401);
+		sandbox.control.acceptKey(key);
+		expect((await call(sandbox, 'GET', '/custom-fields', { apiKey: key })).status).toBe(200);
+		expect(() => sandbox.control.acceptKey(' ')).toThrow('A chave deve ser um texto não vazio.');
+	});
+
 	it('takes a fault per request from a plan, which sees each request as it arrives, before the injected faults', async () => {
 		const seen: string[] = [];
 		sandbox.control.injectFault({ kind: 'status', status: 500, count: 5 });

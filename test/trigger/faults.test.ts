@@ -241,6 +241,23 @@ describe('Trigger deactivation, webhook delete: slow commit and gateway answers'
 	});
 });
 
+describe('deactivation, a lost answer', () => {
+	it('a delete whose answer is lost before the service applies it: the entry stays, and the next activation reuses that webhook with its secret', async () => {
+		const workflow = trigger();
+		await workflow.activate();
+		const [mine] = remoteFor(workflow.webhookUrl());
+		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['DELETE'] });
+		const error = await failure(workflow.deactivate());
+		expect(outcomeOf(error)).toBe('unknown');
+		expect((workflow.nodeStaticData.webhooks as Record<string, { id: string }>)[workflow.webhookUrl()].id).toBe(mine.id);
+
+		const again = workflow.restart();
+		expect(await again.activate()).toEqual({ created: false });
+		expect(remoteFor(workflow.webhookUrl()).map((webhook) => webhook.id)).toEqual([mine.id]);
+		remember(again);
+	});
+});
+
 describe('deactivation under faults', () => {
 	it('a delete the service applied behind a 500: the list shows it gone, deactivation succeeds and forgets it', async () => {
 		const workflow = trigger();
