@@ -177,8 +177,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		if (latency > 0) await sleep(latency);
 
 		const reply = (status: number, body: string, headers: Record<string, string>, contentType?: string) => {
+			// Recorded once: a gateway's answer to a caller already gone leaves the service's own answer to come.
+			if (entry.status === 0 && !entry.dropped) record(entry, search);
 			entry.status = status;
-			record(entry, search);
 			send(req, res, status, body, headers, contentType);
 		};
 		const replyStatusFault = (fault: Extract<Fault, { kind: 'status' }>, headers: Record<string, string>) => {

@@ -2,9 +2,6 @@
  * What Webhook Create tells its user: which addresses it takes, and after a lost answer, what the list of webhooks
  * shows about the one this item may have created (its secret was in that answer and cannot be read again).
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
-
-import { rememberListedBefore } from '../../nodes/Prospecting/actions/webhook/listedBefore';
 import { executeWorkflow } from '../../dev/harness';
 import { inLine, NODE_NAME, prospectingNamed, runNode, startNode } from './support';
 import { outcomeOf, runRetrying } from './reexecution';
@@ -48,20 +45,6 @@ describe('Webhook Create, the address it is given', () => {
 	});
 });
 
-/**
- * Between the lost answer and n8n's next try, `count` other executions of this process create webhooks: each keeps the
- * list it read before sending.
- */
-function otherCreatesAfterThePost(count: number): void {
-	onRequest = (line) => {
-		if (!line.startsWith('POST /api/v1/webhooks')) return;
-		for (let other = 0; other < count; other++) {
-			const execution = { getExecutionId: () => `other-${other}`, getNode: () => ({ name: 'Prospecting' }) };
-			rememberListedBefore(execution as unknown as IExecuteFunctions, 0, []);
-		}
-	};
-}
-
 /** A webhook with the item's name and URL that the user already has, created outside the run. */
 async function existingWebhook(): Promise<string> {
 	const response = await fetch(`${sandbox.url}/api/v1/webhooks?apiKey=${encodeURIComponent(sandbox.apiKey)}`, {
@@ -103,17 +86,6 @@ describe('Webhook Create, a lost answer and the list read after it', () => {
 		);
 	});
 
-	it('Retry On Fail after 19,999 other creates in this n8n: the list read before sending is still kept, and the one new webhook is named', async () => {
-		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
-		otherCreatesAfterThePost(19_999);
-		const run = await runRetrying(createWebhook, connection, { continueOnFail: true });
-		const [created] = sandbox.control.webhooks();
-		expect(requests('POST')).toHaveLength(1);
-		expect(String(run.items[0].description)).toBe(
-			`It was not sent again. (item 0, POST /webhooks)\nThe webhook was created (id ${created.id}), but its secret was in the lost answer and cannot be read again. Delete it and create it once more.`,
-		);
-	});
-
 	it('a lost answer where a webhook with the name and URL was there before: the new one is named, the older one kept', async () => {
 		const older = await existingWebhook();
 		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
@@ -124,20 +96,6 @@ describe('Webhook Create, a lost answer and the list read after it', () => {
 		);
 	});
 
-	it('Retry On Fail after 20,000 other creates in this n8n (the list read before sending is no longer kept): the item says how to check, naming no webhook', async () => {
-		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
-		// Past 20,000 other creates the oldest list kept, this item's, is let go.
-		otherCreatesAfterThePost(20_000);
-		const run = await runRetrying(createWebhook, connection, { continueOnFail: true });
-		expect(sandbox.control.webhooks()).toHaveLength(1);
-		expect(requests('POST')).toHaveLength(1);
-		expect(String(run.items[0].error)).toBe(
-			'The webhook "Vendas" may have been created: an earlier try of this node sent it and its answer was lost',
-		);
-		expect(String(run.items[0].description)).toBe(
-			'It was not sent again. (item 0, POST /webhooks)\nIf it was created, its secret was in the lost answer and cannot be read again: delete it and create it once more. Check with Webhook → Get Many before running this item again: a second webhook would double every delivery.',
-		);
-	});
 });
 
 describe('Webhook Create, what it sends and what it says', () => {

@@ -352,6 +352,16 @@ describe('Webhook Delete', () => {
 		expect(sandbox.control.webhooks().map((webhook) => webhook.id)).not.toContain(id);
 	});
 
+	it('a 500 before the commit, then a proxy\'s HTML 404 on the second delete while the webhook is still listed: not reported deleted, outcome unknown', async () => {
+		const id = await existingWebhook('Proxy', 'https://example.com/proxy');
+		sandbox.control.injectFault({ kind: 'status', status: 500, count: 1, methods: ['DELETE'] });
+		sandbox.control.injectFault({ kind: 'status', status: 404, body: '<!DOCTYPE html><html><body>404 Not Found</body></html>', contentType: 'text/html', count: 1, methods: ['DELETE'] });
+		const run = await runNode(deleteWebhook, { ...connection, continueOnFail: true, inputItems: [{ id }] });
+		expect(sandbox.control.webhooks().map((webhook) => webhook.id)).toContain(id);
+		expect(run.items.map((item) => item.json.deleted)).toEqual([undefined]);
+		expect(run.items[0].json.outcome).toBe('unknown');
+	});
+
 	it('outside a retried execution, a webhook that does not exist (404) fails the item', async () => {
 		const run = await runNode(deleteWebhook, { ...connection, inputItems: [{ id: 'wh_gone' }] });
 		expect(run.error?.message).toBe('Webhook "wh_gone" was not found (404)');

@@ -524,8 +524,8 @@ function table(): Record<string, Record<string, Case[]>> {
 				'options.skipIfExists',
 				accept('"false" is false: no search first', ({ requests }) =>
 					expect(requests.map((request) => request.method)).toEqual(['POST'])),
-				accept('"true" is true: a search first', ({ requests }) =>
-					expect(requests.map((request) => request.method)).toEqual(['GET', 'POST'])),
+				accept('"true" is true: a search for each contact first', ({ requests }) =>
+					expect(requests.map((request) => request.method)).toEqual(['GET', 'GET', 'POST'])),
 			),
 		},
 		'lead/getMany': {

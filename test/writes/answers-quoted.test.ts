@@ -94,13 +94,21 @@ describe("a write's 2xx answer", () => {
 	});
 
 	it("is a create's result only as a JSON object with an id, itself or under data", () => {
+		const create = { record: 'required' as const, isWritten: () => true };
 		for (const body of [{ id: 'lead_1' }, { id: 0 }, { data: { id: 'lead_1' } }, { data: [1], id: 'lead_1' }]) {
-			expect(writeAnswerProblem(body, 'recordWithId')).toBeUndefined();
+			expect(writeAnswerProblem(body, create)).toBeUndefined();
 		}
 		for (const body of [undefined, null, '', {}, { id: '  ' }, { id: null }, { id: Infinity }, { data: { name: 'x' }, id: 'lead_1' }]) {
-			expect(writeAnswerProblem(body, 'recordWithId')).toBe('noRecord');
+			expect(writeAnswerProblem(body, create)).toBe('noRecord');
 		}
-		for (const body of [[{ id: 'lead_1' }], 'ok', 42]) expect(writeAnswerProblem(body, 'recordWithId')).toBe('notJson');
+		for (const body of [[{ id: 'lead_1' }], 'ok', 42]) expect(writeAnswerProblem(body, create)).toBe('notJson');
+	});
+
+	it('is not its result when the record it holds is another one than the one written, itself or under data', () => {
+		const theOne = { record: 'optional' as const, isWritten: (record: Record<string, unknown>) => record.id === undefined || record.id === 'wh_1' };
+		for (const body of [undefined, {}, { id: 'wh_1' }, { data: { id: 'wh_1' } }, { deleted: true }]) expect(writeAnswerProblem(body, theOne)).toBeUndefined();
+		for (const body of [{ id: 'wh_2' }, { data: { id: 'wh_2' } }]) expect(writeAnswerProblem(body, theOne)).toBe('anotherRecord');
+		expect(writeAnswerProblem({ id: 'wh_2' }, { ...theOne, record: 'required' })).toBe('anotherRecord');
 	});
 });
 

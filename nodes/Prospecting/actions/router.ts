@@ -12,6 +12,7 @@ import * as prospection from './prospection';
 import * as routine from './routine';
 import { agentOutput, isToolForm, messageForAgent, raiseToolErrors, shapeForAgent } from './tool';
 import * as webhook from './webhook';
+import { duringTry } from './writeMemory';
 
 type Operation = { execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> };
 
@@ -57,6 +58,11 @@ async function apiKey(this: IExecuteFunctions): Promise<string | undefined> {
  * with Continue On Fail a failing item yields an error item and the others go on.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	// One try of the node: n8n's Retry On Fail may run it again, and the writes' memory knows until when.
+	return await duringTry(this, async () => await runItems.call(this));
+}
+
+async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const returnData: INodeExecutionData[] = [];
 	const asTool = isToolForm.call(this);

@@ -225,10 +225,16 @@ export function errorFromStatus(node: INode, failure: CallFailure, secret: strin
 	});
 	// A redirect and a refused key are mended in the credential (its Base URL, its key).
 	if (status === 401 || (status >= 300 && status < 400)) inCredential(error);
+	const serviceJson = body !== null && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string';
+	if (status === 404 && serviceJson) markError(error, NOT_FOUND_KEY, true);
 	return isWrite ? withOutcome(error, statusOutcome(status)) : error;
 }
 
 const NETWORK_CODE_KEY = 'networkCode';
+const NOT_FOUND_KEY = 'notFound';
+
+/** A 404 is the service's "record not found" only with its own JSON message: a proxy's 404 page says nothing of the record. */
+export const isNotFound = (error: unknown): boolean => markOf(error, NOT_FOUND_KEY) === true;
 
 /** Whether a call failed without reaching the service at all (refused connection, unknown host). */
 export const isUnreachableError = (error: unknown): boolean =>
@@ -290,9 +296,11 @@ export function errorFromWriteAnswer(
 	const where = itemSuffix(failure);
 	const call = `${failure.method} ${failure.endpoint}`;
 	const answer =
-		failure.problem === 'noRecord' && failure.body !== null && typeof failure.body === 'object' && !Array.isArray(failure.body)
-			? 'a JSON object without an id'
-			: describeAnswer(failure.body, failure.contentType);
+		failure.problem === 'anotherRecord'
+			? 'a record that is not the one sent'
+			: failure.problem === 'noRecord' && failure.body !== null && typeof failure.body === 'object' && !Array.isArray(failure.body)
+				? 'a JSON object without an id'
+				: describeAnswer(failure.body, failure.contentType);
 	const message =
 		failure.problem === 'noRecord'
 			? `The service answered ${failure.status} to ${call} without the created record: it may have been created, and it was not sent again`

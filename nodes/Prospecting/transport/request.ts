@@ -1,14 +1,14 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { buildQuery, checkedAccount, type MultiValueFormat, type ProspectingContext } from '../helpers/account';
+import { budgetKey, buildQuery, checkedAccount, type MultiValueFormat, type ProspectingContext } from '../helpers/account';
 import { errorFromNetwork, errorFromRateLimit, errorFromStatus, errorFromWriteAnswer, isNotSentCode, isResponseLostCode } from '../helpers/errors';
 import { headerValue } from '../helpers/headers';
 import { networkCode } from '../helpers/networkCode';
 import { cancelSignal, pause } from './pause';
 import { callKind, getBudget, rateSettings, RateWaitTooLong, type Reservation } from './rateBudget';
 import { readRateAnswer } from './rateRules';
+import { noteServiceDate } from './serviceClock';
 import { redactText, redactValue } from '../helpers/secrets';
-import { serviceClockOffsetMs } from '../helpers/serviceDate';
 import { writeAnswerProblem, type WriteAnswerExpectation } from '../helpers/writeAnswer';
 
 export interface ProspectingRequestOptions {
@@ -27,8 +27,6 @@ export interface ProspectingRequestOptions {
 	timeoutMs?: number;
 	/** A create's 2xx answer must be a JSON object with an id, else its outcome is unknown. */
 	expect?: WriteAnswerExpectation;
-	/** Called with (Date header) − (local time of arrival), in ms, for every answer with a Date header. */
-	onServiceClock?: (offsetMs: number) => void;
 }
 
 export const DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS = 300;
@@ -115,8 +113,7 @@ export async function prospectingApiRequest(
 		const status = response.statusCode;
 		const now = Date.now();
 		const headers = response.headers as Record<string, unknown>;
-		const offsetMs = serviceClockOffsetMs(headers, now);
-		if (offsetMs !== undefined) options.onServiceClock?.(offsetMs);
+		noteServiceDate(budgetKey(baseUrl, secret), headers, now);
 		const answer = readRateAnswer(headers, status, now, budget.unitFor(settings), settings.windowMs);
 		budget.settle(reservation, answer, settings, now);
 

@@ -6,7 +6,8 @@ import { isResponseLostError } from '../helpers/errors';
 import { outcomeOf, withOutcome } from '../helpers/outcome';
 import { EventListError, sameEvents, subscribedEvents } from './events';
 import { forgetWebhook, isComplete, keepWebhook, keptEntry } from './keptWebhooks';
-import { createRemoteWebhook, deleteRemoteWebhook, listRemoteWebhooks, sameUrl } from './remoteWebhooks';
+import { sameUrl } from '../shared/webhooks';
+import { createRemoteWebhook, deleteRemoteWebhook, listRemoteWebhooks } from './remoteWebhooks';
 
 /** Longest webhook name sent to the service; the spec gives no limit, so stay modest. */
 const MAX_NAME_LENGTH = 120;

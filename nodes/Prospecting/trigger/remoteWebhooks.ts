@@ -1,8 +1,8 @@
-import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import type { IHookFunctions } from 'n8n-workflow';
 
 import { unwrapRecord } from '../shared/records';
-import { listWebhooks } from '../shared/webhooks';
-import { asNodeError } from '../helpers/errors';
+import { listWebhooks, theWebhookDeleted, theWebhookSent } from '../shared/webhooks';
+import { asNodeError, isNotFound } from '../helpers/errors';
 import { prospectingApiRequest } from '../transport/request';
 
 /** A webhook as the service lists it. The secret is never part of a listing. */
@@ -17,27 +17,6 @@ export interface CreatedWebhook {
 	id: string;
 	secret?: string;
 	events: unknown;
-}
-
-/** The HTTP status carried by an error from the transport, wherever that layer put it. */
-export function httpStatusOf(error: unknown): number | undefined {
-	const seen = new Set<unknown>();
-	let current: unknown = error;
-	while (current !== null && typeof current === 'object' && !seen.has(current)) {
-		seen.add(current);
-		const record = current as IDataObject & { response?: { status?: unknown } };
-		for (const value of [record.httpCode, record.statusCode, record.status, record.response?.status]) {
-			const status = Number(value);
-			if (Number.isInteger(status) && status >= 100 && status <= 599) return status;
-		}
-		current = record.cause;
-	}
-	return undefined;
-}
-
-/** Compares webhook URLs as the service may echo them, ignoring a trailing slash. */
-export function sameUrl(left: unknown, right: string): boolean {
-	return typeof left === 'string' && left.replace(/\/+$/, '') === right.replace(/\/+$/, '');
 }
 
 /** All webhooks of the project, as the trigger compares them. */
@@ -59,7 +38,7 @@ export async function createRemoteWebhook(
 ): Promise<CreatedWebhook> {
 	const response = (await prospectingApiRequest.call(this, 'POST', '/webhooks', {
 		body,
-		expect: 'recordWithId',
+		expect: theWebhookSent(body),
 	})) as unknown;
 	const webhook = unwrapRecord(response) ?? {};
 	return {
@@ -69,16 +48,16 @@ export async function createRemoteWebhook(
 	};
 }
 
-/** DELETE /webhooks/{id}. A 404 means it is already gone, which is what deletion wants. */
+/** DELETE /webhooks/{id}. The service's 404 means it is already gone, which is what deletion wants. */
 export async function deleteRemoteWebhook(
 	this: IHookFunctions,
 	id: string,
 ): Promise<'deleted' | 'already gone'> {
 	try {
-		await prospectingApiRequest.call(this, 'DELETE', `/webhooks/${encodeURIComponent(id)}`);
+		await prospectingApiRequest.call(this, 'DELETE', `/webhooks/${encodeURIComponent(id)}`, { expect: theWebhookDeleted(id) });
 		return 'deleted';
 	} catch (error) {
-		if (httpStatusOf(error) === 404) return 'already gone';
+		if (isNotFound(error)) return 'already gone';
 		// As it is: its outcome (was the delete applied?) is what the caller decides on.
 		throw asNodeError(this.getNode(), error);
 	}

@@ -19,6 +19,8 @@ export interface CallerRequest {
 	/** Whether it writes (POST, PUT, PATCH, DELETE) or reads, and its place among that caller's writes or reads. */
 	kind: 'write' | 'read';
 	nth: number;
+	/** When the caller sent it (this process's clock), however long it took to arrive. */
+	sentAt: number;
 	method: string;
 	/** Path without the query (which holds the key). */
 	path: string;
@@ -43,6 +45,7 @@ function onRequestStart({ request }: { request: ClientRequest }): void {
 		index: caller.sent++,
 		kind,
 		nth: kind === 'write' ? caller.writes++ : caller.reads++,
+		sentAt: Date.now(),
 		method: request.method,
 		path: request.path.split('?')[0],
 	};

@@ -13,6 +13,8 @@ import { executionName, faultWords, itemTag, type DrawnFault } from './schedule'
 
 /** Without a Date header the node allows the service's clock this far behind (the documented limit). */
 const UNMEASURED_CLOCK_ALLOWANCE_MS = 120_000;
+/** With one, a lead stamped up to this much before the send may be the one sent: Date counts whole seconds. */
+const CLOCK_MARGIN_MS = 1000;
 
 /** What an execution said of one item. */
 export type Report =
@@ -148,7 +150,11 @@ function oneLeadPerItem(j: Judged): string[] {
 		const lastLook = lastSearchBefore(j, executions, arrivedAt(second.request));
 		const lookedAfterFirst = lastLook !== undefined && first.committedAt > lastLook;
 		const firstWindowOver = first.committedAt > (lastSearchBefore(j, [first.request.from?.execution ?? 0], first.committedAt) ?? 0) + j.window;
-		const sentAgainAllowed = lookedAfterFirst && (j.history.schedule.node.retryWhenNotCreated || (second.request.from?.execution === 2 && firstWindowOver));
+		// A retried execution knows its lead by every field sent: an expression that changes them makes it another lead.
+		const firstLead = j.history.leads.find((lead) => lead.id === first.id);
+		const retriedWithOtherFields = second.request.from?.execution === 2 && firstLead !== undefined && !sameName(firstLead.name, (second.request.body as IDataObject).name);
+		const sentAgainAllowed =
+			retriedWithOtherFields || (lookedAfterFirst && (j.history.schedule.node.retryWhenNotCreated || (second.request.from?.execution === 2 && firstWindowOver)));
 		if (leads.length > 2 || !sentAgainAllowed) {
 			violations.push(`item ${tag} committed ${leads.length} leads (${leads.map((lead) => lead.id).join(', ')}): sent again although ${lastLook === undefined ? 'nothing looked for the first' : `the first was committed ${first.committedAt <= lastLook ? 'before' : 'after'} the last search before the second send`}`);
 		}
@@ -183,6 +189,21 @@ function noSecondLeadForAContact(j: Judged): string[] {
 	return violations;
 }
 
+/**
+ * The documented limit: the API takes no client id, so a lead identical in every field sent and stamped within the
+ * clock's margin before the item's first send (a second with a Date header, two minutes without) cannot be told from
+ * the one sent.
+ */
+function indistinguishable(j: Judged, run: ExecutionRun, index: number, lead: Lead): boolean {
+	const input = run.items[index];
+	const sends = j.history.requests.filter((request) => isCreate(request) && request.from?.execution === run.index && tagOfBody(request) === itemTag(run.index, index));
+	if (sends.length === 0 || !matchesEverythingSent(lead, input)) return false;
+	const sentAt = sends[0].from?.sentAt ?? arrivedAt(sends[0]);
+	const { dateHeader, clockOffsetMs } = j.history.schedule.service;
+	const earliest = dateHeader ? sentAt + clockOffsetMs - CLOCK_MARGIN_MS : sentAt - UNMEASURED_CLOCK_ALLOWANCE_MS;
+	return Date.parse(lead.createdAt) >= earliest;
+}
+
 /** Every item reported created or found names a lead its own create made, or one the options let it take. */
 function claimsAreTrue(j: Judged, run: ExecutionRun, reports: Report[]): string[] {
 	const violations: string[] = [];
@@ -197,10 +218,12 @@ function claimsAreTrue(j: Judged, run: ExecutionRun, reports: Report[]): string[
 		const own = j.made.get(id);
 		const ownTag = own && tagOfBody(own.request) === tag;
 		if (report.json.outcome === 'created') {
-			if (!ownTag || own.request.from?.execution !== run.index) violations.push(`${where}, which its own create did not make`);
+			const ownSend = ownTag && own.request.from?.execution === run.index;
+			if (!ownSend && !indistinguishable(j, run, index, lead)) violations.push(`${where}, which its own create did not make`);
 			return;
 		}
 		if (ownTag) return;
+		if (indistinguishable(j, run, index, lead)) return;
 		const skip = j.history.schedule.node.skipIfExists && skipRuleMatches(lead, inputKeys(input), String(input.name ?? ''));
 		// A retried execution takes a lead matching every field sent for its own: the failed execution's send time is not known.
 		const retriedMatch = run.mode === 'retry' && matchesEverythingSent(lead, input);
@@ -225,7 +248,9 @@ function outcomesAreTrue(j: Judged, run: ExecutionRun, reports: Report[]): strin
 		if (report.kind === 'error' && report.outcome === undefined) violations.push(`${where} failed without an outcome: ${report.message}`);
 		if (unknown && report.kind === 'success' && report.json.outcome === 'created') {
 			const last = creates.at(-1);
-			if (!last || leavesOutcomeUnknown(last.fault) || !last.applied) violations.push(`${where} reported created after an unknown outcome`);
+			const lead = j.history.leads.find((candidate) => candidate.id === report.json.id);
+			const limit = lead !== undefined && indistinguishable(j, run, index, lead);
+			if (!limit && (!last || leavesOutcomeUnknown(last.fault) || !last.applied)) violations.push(`${where} reported created after an unknown outcome`);
 		}
 	});
 	return violations;

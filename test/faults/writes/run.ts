@@ -26,7 +26,7 @@ export interface ExecutionRun {
 
 /** A request the service received, with the execution that sent it and its place among that execution's requests. */
 export interface ReceivedRequest extends RecordedRequest {
-	from?: { execution: number; index: number; kind: 'write' | 'read'; nth: number };
+	from?: { execution: number; index: number; kind: 'write' | 'read'; nth: number; sentAt: number };
 	fault?: DrawnFault;
 }
 
@@ -229,7 +229,7 @@ export async function runWriteSchedule(sandbox: RunningSandbox, schedule: WriteS
 	const faultOf = (execution: number, call: { kind: 'write' | 'read'; nth: number }) =>
 		schedule.faults.find((planned) => planned.execution === execution && planned.on === call.kind && planned.nth === call.nth)?.fault;
 	const stops = [new AbortController(), new AbortController(), new AbortController()];
-	const arrivals = new Map<number, { execution: number; index: number; kind: 'write' | 'read'; nth: number }>();
+	const arrivals = new Map<number, ReceivedRequest['from'] & object>();
 	const refused: WriteHistory['refused'] = [];
 	refuseConnections((call) => {
 		const execution = executionOf(call);
@@ -247,7 +247,7 @@ export async function runWriteSchedule(sandbox: RunningSandbox, schedule: WriteS
 		const call = requestFromPort(request.remotePort);
 		if (!call) return undefined;
 		const execution = executionOf(call);
-		arrivals.set(request.seq, { execution, index: call.index, kind: call.kind, nth: call.nth });
+		arrivals.set(request.seq, { execution, index: call.index, kind: call.kind, nth: call.nth, sentAt: call.sentAt });
 		// Two executions at once: the scheduler decides which of the requests waiting at the door goes in first.
 		if (together && scheduler) await scheduler.schedule(Promise.resolve(), `${callerName(execution)} #${call.index}`);
 		const fault = faultOf(execution, call);

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../../helpers/errors';
 import { withOutcome } from '../../helpers/outcome';
-import type { LostLeadSearch } from './lostLead';
+import type { LostLeadSearch } from './search';
 
 function plural(count: number, word: string): string {
 	return `${count} ${word}${count === 1 ? '' : 'es'}`;
@@ -32,20 +32,16 @@ export function mayExistError(
 	node: INode,
 	/** The error of the send whose answer was lost; none when this item did not send (an earlier try or execution did). */
 	lost: unknown,
-	details: { contact: string; tried: string[]; itemIndex: number } & (
-		| { search: LostLeadSearch }
-		/** What was searched, when it was not a lost-lead search (Skip If Exists). */
-		| { searchedLine: string }
-	),
+	/** What was tried, and the last look for the lead (none when a later send failed before any). */
+	details: { contact: string; tried: string[]; itemIndex: number; search?: LostLeadSearch },
 ) {
-	const { contact, tried, itemIndex } = details;
+	const { contact, tried, itemIndex, search } = details;
 	const message = `The lead for ${contact} may exist: the outcome of its create is unknown, and it was not sent again`;
 	const error = lost === undefined ? new NodeOperationError(node, message) : asNodeError(node, lost);
-	const searched = 'searchedLine' in details ? details.searchedLine : searchesLine(contact, details.search);
 	error.message = message;
 	error.description = [
 		...triedLines(tried),
-		searched,
+		...(search ? [searchesLine(contact, search)] : []),
 		'The service may still create it (a slow service can apply a create long after its answer was lost), and it does not refuse duplicates, so sending it again could make a second lead.',
 		`Check before running this item again: search for ${contact} in the app, or with Lead → Get Many (Search). Skip If a Lead With This Contact Exists returns the lead when it exists by then. To send it again when the searches find nothing, turn on Send Again If Not Found (May Duplicate), or raise Look for a Lost Lead For.`,
 		`(item ${itemIndex}, POST /leads)`,

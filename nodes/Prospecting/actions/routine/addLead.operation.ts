@@ -5,7 +5,7 @@ import { unwrapRecord } from '../../shared/records';
 import { asNodeError, isResponseLostError, withNote } from '../../helpers/errors';
 import { prospectingApiRequest } from '../../transport/request';
 import { guardWrite } from '../dryRun';
-import { onceInExecution } from '../helpers/writeOnce';
+import { writeOnce } from '../writeMemory';
 import { writeOperationDescription } from '../dryRun.description';
 import { idText, writeSettings } from '../parameters';
 import { pathSegment } from '../pathSegment';
@@ -93,6 +93,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 				...settings,
 				body,
 				recordLabel: `Routine "${String(rawRoutineId).trim()}" or lead "${leadId}"`,
+				expect: { record: 'optional', isWritten: (record) => namesTheLead(record, leadId) },
 			});
 		} catch (error) {
 			if (!isResponseLostError(error)) throw asNodeError(this.getNode(), error);
@@ -122,5 +123,21 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			},
 		);
 	};
-	return await onceInExecution.call(this, i, { method: 'POST', path, body }, send, afterUnknown);
+	return await writeOnce<undefined>(this, i, {
+		send: async (sending) => {
+			sending(undefined);
+			return await send();
+		},
+		again: afterUnknown,
+	});
+}
+
+/**
+ * Whether an answer to an add can be this add's: its shape is not published, but one that names a lead (its leadId,
+ * or a lead's own record) names the lead sent.
+ */
+function namesTheLead(record: Record<string, unknown>, leadId: string): boolean {
+	if (record.leadId !== undefined) return String(record.leadId) === leadId;
+	const isLead = ['emails', 'phones', 'mobiles'].some((kind) => kind in record);
+	return !isLead || String(record.id) === leadId;
 }

@@ -3,15 +3,14 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { EVENT_KIND_RULE, isEventKind } from '../../shared/eventKinds';
 import { unwrapRecord } from '../../shared/records';
-import { listWebhooks } from '../../shared/webhooks';
+import { listWebhooks, theWebhookSent } from '../../shared/webhooks';
 import { asNodeError, isResponseLostError, withNote } from '../../helpers/errors';
 import { prospectingApiRequest } from '../../transport/request';
 import { withOutcome } from '../../helpers/outcome';
 import { additionalFieldsCollection } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
 import { checkBeforeSending } from '../helpers/checkBeforeSending';
-import { onceInExecution } from '../helpers/writeOnce';
-import { listedBefore, rememberListedBefore } from './listedBefore';
+import { writeOnce } from '../writeMemory';
 import { writeOperationDescription } from '../dryRun.description';
 import { inputError } from '../inputError';
 import { multiValues, quoted, requireValue, textValue, writeSettings } from '../parameters';
@@ -123,7 +122,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			async () => (await listed()).map((webhook) => String(webhook.id)),
 		);
 
-	const send = async (): Promise<INodeExecutionData[]> => {
+	const send = async (sending: (listedBefore: string[]) => void): Promise<INodeExecutionData[]> => {
 		// Listed before sending, so that after a lost answer only a webhook new since then is named as this item's:
 		// an older one with the same name and URL is the user's, and deleting it would stop its deliveries.
 		const retried = this.getMode() === 'retry';
@@ -147,13 +146,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 				'notSent',
 			);
 		}
-		rememberListedBefore(this, i, listedNow);
+		sending(listedNow);
 		const before = new Set(listedNow);
 		try {
 			const response = await prospectingApiRequest.call(this, 'POST', '/webhooks', {
 				...settings,
 				body: { name, url, events },
-				expect: 'recordWithId',
+				expect: theWebhookSent({ name, url }),
 			});
 			return [{ json: unwrapRecord(response) ?? {} }];
 		} catch (error) {
@@ -186,22 +185,15 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 
 	// An earlier try of this execution (n8n's Retry On Fail) whose answer was lost: never sent again, and what the
 	// list shows now is told against the list that try read before sending.
-	const afterUnknown = async (): Promise<INodeExecutionData[]> => {
+	const afterUnknown = async (listedBefore: string[]): Promise<INodeExecutionData[]> => {
 		// Its error proves nothing, so the router marks it unknown.
 		const error = new NodeOperationError(
 			this.getNode(),
 			`The webhook ${quoted(name)} may have been created: an earlier try of this node sent it and its answer was lost`,
 			{ itemIndex: i, description: `It was not sent again. (item ${i}, POST /webhooks)` },
 		);
-		const before = listedBefore(this, i);
-		throw withNote(
-			this.getNode(),
-			error,
-			before
-				? await afterLoss(before)
-				: `If it was created, its secret was in the lost answer and cannot be read again: delete it and create it once more. ${CHECK_BEFORE_AGAIN}`,
-		);
+		throw withNote(this.getNode(), error, await afterLoss(new Set(listedBefore)));
 	};
 
-	return await onceInExecution.call(this, i, request, send, afterUnknown);
+	return await writeOnce<string[]>(this, i, { send, again: async (earlier) => await afterUnknown(earlier.detail) });
 }

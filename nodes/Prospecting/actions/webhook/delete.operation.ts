@@ -2,21 +2,17 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../shared/records';
-import { listWebhooks } from '../../shared/webhooks';
-import { asNodeError, isResponseLostError, withNote } from '../../helpers/errors';
+import { listWebhooks, theWebhookDeleted } from '../../shared/webhooks';
+import { asNodeError, isNotFound, isResponseLostError, withNote } from '../../helpers/errors';
 import { prospectingApiRequest } from '../../transport/request';
 import { withOutcome } from '../../helpers/outcome';
 import { guardWrite } from '../dryRun';
-import { onceInExecution } from '../helpers/writeOnce';
+import { writeOnce } from '../writeMemory';
 import { writeOperationDescription } from '../dryRun.description';
 import { quoted, writeSettings } from '../parameters';
 import { pathSegment } from '../pathSegment';
 import { recordLocator } from '../../shared/recordLocator';
 import { FROM_VERSION_2, inVersions, VERSION_1_ONLY } from '../../shared/versions';
-
-function isNotFound(error: unknown): boolean {
-	return String((error as { httpCode?: unknown }).httpCode) === '404';
-}
 
 const DELETE_DESCRIPTION =
 	'The webhook to delete. Its secret is gone with it; a new webhook gets a new secret.';
@@ -75,13 +71,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		await prospectingApiRequest.call(this, 'DELETE', path, {
 			...settings,
 			recordLabel: `Webhook "${plainId}"`,
+			expect: theWebhookDeleted(plainId),
 		});
 	const isListed = async () =>
 		(await listWebhooks.call(this, settings)).some((webhook) => String(webhook.id) === plainId);
 	const deleted = (response?: unknown): INodeExecutionData[] => [
 		{ json: { id: plainId, deleted: true, ...(unwrapRecord(response) ?? {}) } },
 	];
-	// A retried execution runs this item again from its stored input: a 404 then is the failed execution's delete.
+	// A retried execution runs this item again from its stored input: the service's 404 then is the failed execution's delete.
 	const retried = this.getMode() === 'retry';
 
 	/** Whether the webhook is still listed after a delete whose answer was lost; a failed read leaves it unknown. */
@@ -138,5 +135,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		throw unknown;
 	};
 
-	return await onceInExecution.call(this, i, request, send, afterUnknown);
+	return await writeOnce<undefined>(this, i, {
+		send: async (sending) => {
+			sending(undefined);
+			return await send();
+		},
+		again: afterUnknown,
+	});
 }
