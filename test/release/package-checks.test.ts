@@ -198,10 +198,16 @@ describe('GitHub Actions workflows (npm run lint:workflows)', () => {
 });
 
 describe('release tag (release workflow)', () => {
-	test("passes the tag of package.json's version, which has a CHANGELOG section", () => {
-		const { version } = JSON.parse(fs.readFileSync(path.join(built, 'package.json'), 'utf8'));
-		const { status, output } = run('check-release-tag.mjs', [`v${version}`, '--dir', built]);
-		expect(output).toContain(`✅ Tag v${version} is package.json's version`);
+	test("passes the tag of a released version, once package.json has it and CHANGELOG a section for it", () => {
+		const changelog = fs.readFileSync(path.join(built, 'CHANGELOG.md'), 'utf8');
+		const released = /^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}$/m.exec(changelog)?.[1];
+		expect(released).toBeDefined();
+		const dir = copyOfBuilt();
+		editJson(path.join(dir, 'package.json'), (pkg) => {
+			pkg.version = released;
+		});
+		const { status, output } = run('check-release-tag.mjs', [`v${released}`, '--dir', dir]);
+		expect(output).toContain(`✅ Tag v${released} is package.json's version`);
 		expect(status).toBe(0);
 	});
 
