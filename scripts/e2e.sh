@@ -3,7 +3,8 @@
 # Builds, then for each n8n version of scripts/lib/n8n-versions.txt (or of N8N_VERSIONS, e.g. N8N_VERSIONS=2.41.1):
 # provisions it the first time, runs the suite on one n8n process (every file but queue-mode.e2e.ts), then the
 # queue-mode suite (main, webhook processor, workers on PostgreSQL and Redis), each with a fresh user folder and
-# sandbox. Fails when any pass fails. It writes nothing in the repository: run records and the README's
+# sandbox. Debian's chromium (browser tests) and docker-compose (the Docker recipe) are installed the first time.
+# Fails when any pass fails. It writes nothing in the repository: run records and the README's
 # compatibility table are written only by `npm run release:compat` (scripts/release/compat.sh), which sets
 # PROSPECTING_E2E_RECORD_DIR for a whole run.
 # Arguments are jest's (test files, -t); given arguments, only the passes with matching files run.
@@ -13,6 +14,7 @@ source "$(dirname "$0")/lib/common.sh"
 started=$SECONDS
 build_package
 provision_browser
+provision_compose
 status=0
 summary=()
 QUEUE_SUITE='queue-mode\.e2e\.ts$'

@@ -53,6 +53,16 @@ provision_browser() {
   export PROSPECTING_CHROMIUM
 }
 
+# Sets PROSPECTING_DOCKER_COMPOSE to Debian's docker-compose (installed with apt the first time only), for the test
+# of the Docker recipe: `docker-compose config` checks a compose file without a Docker engine.
+provision_compose() {
+  if [ -n "${PROSPECTING_DOCKER_COMPOSE:-}" ]; then return; fi
+  local out
+  out="$(bash "$REPO_ROOT/scripts/provision-compose.sh")" || exit 1
+  PROSPECTING_DOCKER_COMPOSE="$(printf '%s\n' "$out" | tail -n 1)"
+  export PROSPECTING_DOCKER_COMPOSE
+}
+
 TS_NODE="$REPO_ROOT/node_modules/.bin/ts-node"
 
 # Runs a command as a child and passes INT/TERM on to it, so that a signal sent to this script alone (a CI timeout,

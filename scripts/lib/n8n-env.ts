@@ -40,7 +40,7 @@ export function n8nEnvironment(options: N8nEnvOptions): Record<string, string> {
 		N8N_PROTOCOL: 'http',
 		N8N_EDITOR_BASE_URL: baseUrl,
 		N8N_WEBHOOK_URL: baseUrl,
-		WEBHOOK_URL: baseUrl, // n8n 1.x reads only this name; 2.x reads both
+		WEBHOOK_URL: baseUrl, // n8n 1.x and 2.x before 2.30 read only this name
 		N8N_SECURE_COOKIE: 'false', // plain http on loopback; a secure cookie would not be sent back
 		N8N_ENCRYPTION_KEY: options.encryptionKey,
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
