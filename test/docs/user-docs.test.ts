@@ -55,6 +55,23 @@ export function wrongDefaults(stated: StatedDefault[]): string[] {
 
 const userText = userDocs.map((doc) => ({ doc, text: read(doc) }));
 
+/** What belongs to the maintainers' pages (docs/dev/, BENCHMARKS.md), each kind with what finds it. */
+const MAINTAINERS_MATERIAL: Array<[string, RegExp]> = [
+	['a rule number', /\brules? \d+\b/gi],
+	['a test citation', /[\w-]+\/[\w.-]+ › /g],
+	['a test file', /\b[\w-]+\.(?:test|e2e)\.ts\b|\btest\/[\w/.-]+/g],
+	['a count of tests', /\b\d+ test files?\b|\b\d+(?:\/\d+)? tests?\b/gi],
+	['a source file', /\b(?:nodes|credentials|scripts|sandbox|bench|dev)\/[\w/.-]+\.(?:ts|js|mjs)\b/g],
+	['a benchmark', /BENCHMARKS\.md/g],
+];
+
+/** Each piece of maintainers' material in a page, as `doc:line: kind "text"`. */
+export function maintainersMaterial(doc: string, text: string): string[] {
+	return text.split('\n').flatMap((line, index) =>
+		MAINTAINERS_MATERIAL.flatMap(([kind, pattern]) => [...line.matchAll(pattern)].map((match) => `${doc}:${index + 1}: ${kind} "${match[0]}"`)),
+	);
+}
+
 describe("the user's guide", () => {
 	it('sets in bold or italics only names the nodes and the credential show, or terms it knows', () => {
 		expect(unknownNames(userText.flatMap(({ doc, text }) => emphasesIn(doc, text)))).toEqual([]);
@@ -82,9 +99,28 @@ describe("the user's guide", () => {
 		expect(wordCount(read('docs/guarantees.md'))).toBeLessThanOrEqual(1_000);
 	});
 
-	it('carries no test citations: the tests that prove a promise are named in docs/dev/', () => {
-		const cited = userText.filter(({ text }) => /[\w-]+\/[\w.-]+ › /.test(text)).map(({ doc }) => doc);
-		expect(cited).toEqual([]);
+	it("carries no maintainers' material: rule numbers, test citations, test files, counts of tests, source files, benchmarks", () => {
+		expect(userText.flatMap(({ doc, text }) => maintainersMaterial(doc, text))).toEqual([]);
+	});
+
+	it("finds each kind of maintainers' material, with its page and line", () => {
+		const page = [
+			'These are all its rules, in the words of the code (`nodes/Prospecting/transport/rateRules.ts`):',
+			'each keeps to its part of the limits (rule 1); the test that shows it: nodes/rate-policy › rule 1: pace',
+			'| n8n 2.41.1 | ✔ 82/82 tests (8 test files), 2026-11-23 |, as test/e2e/n8n.e2e.ts shows',
+			'Measurements: [BENCHMARKS.md](../BENCHMARKS.md).',
+		].join('\n');
+		expect(maintainersMaterial('docs/x.md', page)).toEqual([
+			'docs/x.md:1: a source file "nodes/Prospecting/transport/rateRules.ts"',
+			'docs/x.md:2: a rule number "rule 1"',
+			'docs/x.md:2: a rule number "rule 1"',
+			'docs/x.md:2: a test citation "nodes/rate-policy › "',
+			'docs/x.md:3: a test file "test/e2e/n8n.e2e.ts"',
+			'docs/x.md:3: a count of tests "82/82 tests"',
+			'docs/x.md:3: a count of tests "8 test files"',
+			'docs/x.md:4: a benchmark "BENCHMARKS.md"',
+			'docs/x.md:4: a benchmark "BENCHMARKS.md"',
+		]);
 	});
 });
 

@@ -326,6 +326,13 @@ const call = async (file: string, name: string, args: IDataObject) =>
 	await callSavedTool(example(file), name, 2, args, sandbox);
 
 describe('the AI agent and MCP examples on version 2', () => {
+	it("the MCP server's add_lead_to_routine says adding may start a prospection, as the service does only sometimes", () => {
+		const tool = example('mcp/prospecting-mcp-server.json').nodes.find((node) => node.name === 'add_lead_to_routine')!;
+		const description = String(tool.parameters.toolDescription);
+		expect(description).toMatch(/may start a prospection/);
+		expect(description).not.toMatch(/which starts a prospection/);
+	});
+
 	it('the agent finds a lead (compact records), creates one and adds it to a routine by the ids the model passes', async () => {
 		const file = 'ai-agent/prospecting-agent.json';
 		const lead = sandbox.control.leads().find((candidate) => candidate.emails.length > 0)!;
