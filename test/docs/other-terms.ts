@@ -42,6 +42,12 @@ export const OTHER_TERMS = new Set<string>([
 	'Lead form',
 	'Create lead',
 	'Add to routine',
+	'New lead?',
+	'Dry run?',
+	'Dry run: nothing sent',
+	'Your settings',
+	'Search lead',
+	'Query Auth',
 	'Before you publish',
 	'MCP Bearer Token',
 	// MCP clients

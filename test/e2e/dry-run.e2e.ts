@@ -1,12 +1,17 @@
 /**
  * Dry Run and safe manual runs in a real n8n 2.41.1: each write run from the editor (POST /rest/workflows/:id/run,
  * the editor's Execute workflow, mode 'manual'; and the test webhook URL) with each credential setting, and an active
- * workflow, against the sandbox; the sandbox's request log shows which writes reached the service.
+ * workflow, against the sandbox; the sandbox's request log shows which writes reached the service. The lead form
+ * example tested from the editor: its answer and its last node say nothing was sent, and how to send.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 import { nodeOutput, type ExecutionDetail, type StoredWorkflow } from '../../scripts/lib/n8n-client';
-import { webhookUrl } from '../../scripts/lib/instance-setup';
+import { bindWorkflow, formUrl, webhookUrl } from '../../scripts/lib/instance-setup';
+import type { WorkflowJson } from '../../scripts/lib/n8n-client';
+import { repoRoot } from '../../scripts/lib/provision';
 import { startE2eInstance, type E2eInstance } from './support/instance';
 import { chainWorkflow, MANUAL_TRIGGER, manualTrigger, prospectingNode, webhookTrigger } from './support/workflows';
 
@@ -255,6 +260,58 @@ describe('test URL and active workflow', () => {
 			expect(detail.mode).toBe('webhook');
 			expect(writes()).toEqual([]);
 			expect(nodeOutput(detail, 'Write')[0]).toMatchObject({ dryRun: true, written: false });
+		} finally {
+			await e2e.client.deactivateWorkflow(workflow.id);
+		}
+	});
+});
+
+describe('the lead form example tested from the editor', () => {
+	beforeEach(() => e2e.sandbox.control.reset());
+
+	const THANKS = 'Thanks! A salesperson from our team will contact you soon.';
+	const form = (person: { name: string; email: string }) => {
+		const body = new FormData();
+		body.append('field-0', person.name);
+		body.append('field-1', 'Teste Ltda');
+		body.append('field-2', person.email);
+		body.append('field-3', '');
+		body.append('field-4', JSON.stringify(['I agree to be contacted about this request']));
+		return body;
+	};
+
+	it('its test form says nothing is sent by default, the run ends in "Dry run: nothing sent" saying how to send, and nothing is written', async () => {
+		const example = JSON.parse(readFileSync(path.join(repoRoot, 'examples', 'lead-capture-form.json'), 'utf8')) as WorkflowJson;
+		const workflow = await e2e.client.createWorkflow(
+			bindWorkflow(example, { credential: savedBefore, routineId: e2e.sandbox.control.routines()[0].id }),
+		);
+		const started = await e2e.client.runManually(workflow.id, 'Lead form');
+		expect(started.waitingForWebhook).toBe(true);
+		const testUrl = formUrl(e2e.n8n.url, example, 'Lead form').replace('/form/', '/form-test/');
+		const page = await (await fetch(testUrl)).text();
+		expect(page).toContain('Test run from the editor');
+		expect(page).not.toContain(THANKS);
+
+		const email = `teste.${randomUUID().slice(0, 8)}@example.com`;
+		const answer = await fetch(testUrl, { method: 'POST', body: form({ name: 'Teo Teste', email }) });
+		expect(answer.status).toBe(200);
+		const [summary] = await e2e.client.waitForExecutions(workflow.id, 1, 60_000);
+		const execution = await e2e.client.waitForExecution(summary.id);
+		expect(execution.mode).toBe('manual');
+		expect(execution.status).toBe('success');
+		expect(writes()).toEqual([]);
+		expect(nodeOutput(execution, 'Create lead')[0]).toMatchObject({ dryRun: true, written: false });
+		const [note] = nodeOutput(execution, 'Dry run: nothing sent');
+		expect(String(note?.message)).toMatch(/^A run from the editor: Create lead was a dry run, so nothing was sent/);
+		expect(String(note?.message)).toMatch(/publish the workflow .* Production URL; to send from the editor too, set the credential's Writes in Manual Runs to Send to Production/);
+		expectNoKey(execution);
+
+		// Published, the same form thanks the visitor and writes.
+		await e2e.client.activateWorkflow(workflow.id, workflow.versionId);
+		try {
+			const production = await (await fetch(formUrl(e2e.n8n.url, example, 'Lead form'))).text();
+			expect(production).toContain(THANKS);
+			expect(production).not.toContain('Test run from the editor');
 		} finally {
 			await e2e.client.deactivateWorkflow(workflow.id);
 		}

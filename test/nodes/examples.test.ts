@@ -2,8 +2,9 @@
  * The example workflows users import (examples/): on the current version of every Prospecting node, each with a
  * note saying what to set before publishing and, for a public URL, what protects it; ready once the demo binds them,
  * and running on version 2's output: every field an expression downstream reads is in it. The lead capture examples
- * answer on receipt with nothing from the run, and add to the routine only a lead their run created. Run through
- * n8n's engine against the sandbox.
+ * answer on receipt with nothing from the run, and add to the routine only a lead their run created; the form tells
+ * a run from the editor (a dry run) apart. The n8n Cloud recipe uses n8n's own nodes only (it runs in real n8n in
+ * test/e2e/cloud-recipe.e2e.ts). Run through n8n's engine against the sandbox.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -67,24 +68,81 @@ const AUTHENTICATION_NAMES: Record<string, string> = { headerAuth: 'Header Auth'
 /** Generous room for a node on the canvas (the AI Agent is the widest), so that no note hides one. */
 const nodeBox = (node: INode) => ({ left: node.position[0] - 20, top: node.position[1] - 20, right: node.position[0] + 280, bottom: node.position[1] + 140 });
 
+/** A form's answer as n8n shows it in a run of `mode` (`$execution.mode`: "test" from the editor, else "production"). */
+function formAnswer(text: string, mode: 'test' | 'production'): string {
+	if (!text.startsWith('={{')) return text;
+	return String(new Function('$execution', `return (${text.slice(3, -2)})`)({ mode }));
+}
+
 const isEmptyPicker = (value: unknown) =>
 	typeof value === 'object' && value !== null && (value as IDataObject).__rl === true && [undefined, ''].includes((value as IDataObject).value as string);
 
+/** The examples README.md lists, each with the text of its entry. */
+function readmeExamples(): Array<{ file: string; entry: string }> {
+	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+	const section = readme.slice(readme.indexOf('\n## Examples'), readme.indexOf('\n## ', readme.indexOf('\n## Examples') + 1));
+	return section
+		.split(/\n(?=- )/)
+		.filter((entry) => entry.startsWith('- '))
+		.flatMap((entry) => [...entry.matchAll(/`([\w/-]+\.json)`/g)].map((match) => ({ file: match[1], entry: entry.replace(/\s+/g, ' ') })));
+}
+
+/** The recipe for n8n Cloud, where this package cannot be installed: n8n's own nodes only. */
+const CLOUD_RECIPE = 'n8n-cloud/lead-capture-form.json';
+
 describe('the examples', () => {
 	const files = exampleFiles();
+	const packageExamples = files.filter((file) => file !== CLOUD_RECIPE);
 
-	it('are the six workflows the README lists', () => {
-		expect(files).toEqual([
-			'ai-agent/prospecting-agent.json',
-			'funnel-report.json',
-			'lead-capture-form.json',
-			'lead-capture.json',
-			'mcp/prospecting-mcp-server.json',
-			'won-lost-message.json',
-		]);
+	it('are the workflows the README lists, each once', () => {
+		const listed = readmeExamples().map(({ file }) => file);
+		expect([...listed].sort()).toEqual(files);
+		expect(new Set(listed).size).toBe(listed.length);
 	});
 
-	it.each(files)('%s has every Prospecting node at its current version', (file) => {
+	it('the README names, in the order they run, the nodes of each example it draws as a chain', () => {
+		const chains = readmeExamples().flatMap(({ file, entry }) =>
+			[...entry.matchAll(/\*\*[^*]+\*\*(?: → \*\*[^*]+\*\*)+/g)].map((match) => ({ file, names: match[0].split(' → ').map((name) => name.slice(2, -2)) })),
+		);
+		expect(chains.length).toBeGreaterThan(1);
+		for (const { file, names } of chains) {
+			const { connections } = example(file);
+			const steps = names.slice(1).map((name, step) => [names[step], name]);
+			const unconnected = steps.filter(([from, to]) => !(connections[from]?.main ?? []).flat().some((target) => target?.node === to));
+			expect([file, unconnected]).toEqual([file, []]);
+		}
+	});
+
+	it("the README's figure of the funnel report is what its report gives for those counts", () => {
+		const [{ entry }] = readmeExamples().filter(({ file }) => file === 'funnel-report.json');
+		const quoted = /"(Conversion rate [^"]+)"/.exec(entry)?.[1];
+		expect(quoted).toBeDefined();
+		const [, won, lost] = /: (\d+) won, (\d+) lost/.exec(quoted!)!.map(Number);
+		const report = example('funnel-report.json').nodes.find((node) => node.name === 'Format report')!;
+		const assignments = (report.parameters.assignments as { assignments: Array<{ name: string; value: string }> }).assignments;
+		const template = assignments.find((assignment) => assignment.name === 'report')!.value.replace(/^=/, '');
+		const $json = { won, lost, decided: won + lost, conversionRate: Math.round((won / (won + lost)) * 1000) / 1000 };
+		const rendered = template.replace(/\{\{([^}]+)\}\}/g, (_all, expression: string) => String(new Function('$json', `return (${expression})`)($json)));
+		expect(rendered).toBe(quoted);
+	});
+
+	it(`${CLOUD_RECIPE} uses n8n's own nodes only, so n8n Cloud can import it, and keeps the key in a Query Auth credential`, () => {
+		const workflow = example(CLOUD_RECIPE);
+		expect(workflow.nodes.filter((node) => !node.type.startsWith('n8n-nodes-base.')).map((node) => node.type)).toEqual([]);
+		const requests = workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.httpRequest');
+		expect(requests.map((node) => node.name)).toEqual(['Search lead', 'Create lead', 'Add to routine']);
+		for (const node of requests) {
+			expect([node.name, node.parameters.authentication, node.parameters.genericAuthType, Object.keys(node.credentials ?? {})]).toEqual([
+				node.name,
+				'genericCredentialType',
+				'httpQueryAuth',
+				['httpQueryAuth'],
+			]);
+			expect(JSON.stringify(node.parameters)).not.toMatch(/apiKey/i);
+		}
+	});
+
+	it.each(packageExamples)('%s has every Prospecting node at its current version', (file) => {
 		const ours = example(file).nodes.filter((node) => node.type in CURRENT);
 		expect(ours.length).toBeGreaterThan(0);
 		expect(ours.map((node) => [node.name, node.typeVersion])).toEqual(ours.map((node) => [node.name, CURRENT[node.type]]));
@@ -156,21 +214,33 @@ describe('the examples', () => {
 		expect(options.responseHeaders.entries).toEqual([{ name: 'Content-Type', value: 'application/json' }]);
 	});
 
-	it('the lead capture form thanks on receipt with a fixed text, and has no page that could show an error or a lead', () => {
-		const workflow = example('lead-capture-form.json');
-		const trigger = workflow.nodes.find((node) => node.name === 'Lead form')!;
-		const { responseMode, options } = trigger.parameters as {
-			responseMode: string;
-			options: { respondWithOptions: { values: { respondWith: string; formSubmittedText: string } } };
-		};
-		expect(responseMode).toBe('onReceived');
-		expect(options.respondWithOptions.values).toEqual({
-			respondWith: 'text',
-			formSubmittedText: 'Thanks! A salesperson from our team will contact you soon.',
-		});
-		// A Form page or a Respond to Webhook node would make n8n wait for the run and show what it put there.
-		const answering = workflow.nodes.filter((node) => ['n8n-nodes-base.form', 'n8n-nodes-base.respondToWebhook'].includes(node.type));
-		expect(answering.map((node) => node.name)).toEqual([]);
+	it.each(['lead-capture-form.json', CLOUD_RECIPE])(
+		'%s thanks on receipt with a fixed text, and has no page that could show an error or a lead',
+		(file) => {
+			const workflow = example(file);
+			const trigger = workflow.nodes.find((node) => node.name === 'Lead form')!;
+			const { responseMode, options } = trigger.parameters as {
+				responseMode: string;
+				options: { respondWithOptions: { values: { respondWith: string; formSubmittedText: string } } };
+			};
+			expect(responseMode).toBe('onReceived');
+			expect(options.respondWithOptions.values.respondWith).toBe('text');
+			expect(formAnswer(options.respondWithOptions.values.formSubmittedText, 'production')).toBe(
+				'Thanks! A salesperson from our team will contact you soon.',
+			);
+			// A Form page or a Respond to Webhook node would make n8n wait for the run and show what it put there.
+			const answering = workflow.nodes.filter((node) => ['n8n-nodes-base.form', 'n8n-nodes-base.respondToWebhook'].includes(node.type));
+			expect(answering.map((node) => node.name)).toEqual([]);
+		},
+	);
+
+	it('lead-capture-form.json answers a test from the editor that nothing is sent by default, and how to create leads', () => {
+		const trigger = example('lead-capture-form.json').nodes.find((node) => node.name === 'Lead form')!;
+		const text = (trigger.parameters.options as { respondWithOptions: { values: { formSubmittedText: string } } }).respondWithOptions.values
+			.formSubmittedText;
+		const answer = formAnswer(text, 'test');
+		expect(answer).toMatch(/^Test run from the editor: .*nothing is sent to the service/);
+		expect(answer).toMatch(/publish the workflow and open the Production URL/);
 	});
 
 	it.each(files)('%s has no empty record picker once the demo binds it to a routine', (file) => {
@@ -294,6 +364,36 @@ describe('the lead capture examples on version 2', () => {
 		}
 		expect(leadsWithEmail(email)).toEqual([expect.objectContaining({ routineIds: [routine.id] })]);
 		expect(routineAdds().length).toBe(addsBefore + 1);
+	});
+
+	it('lead-capture-form.json tested from the editor: Create lead is a dry run, nothing is written, and the run ends in Dry run?', async () => {
+		const email = `dora.test@lima.example.com`;
+		const writesBefore = sandbox.control.requests().filter((request) => request.kind === 'write').length;
+		const person = { Name: 'Dora Lima', Company: 'Lima SA', 'E-mail': email, Phone: '' };
+		const run = await executeWorkflow(runnablePart(example('lead-capture-form.json'), sandbox.control.routines()[0]), {
+			credentials: credentials(),
+			// The credential as a user saves it: n8n fills Writes in Manual Runs with its default.
+			credentialDefaults: true,
+			inputItems: [person],
+			mode: 'manual',
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.output('Create lead')[0].json).toMatchObject({ dryRun: true, written: false });
+		expect(run.output('New lead?', 0)).toEqual([]);
+		expect(run.output('Dry run?', 0)).toHaveLength(1);
+		expect(ran(run, 'Add to routine')).toBe(false);
+		expect(sandbox.control.requests().filter((request) => request.kind === 'write').length).toBe(writesBefore);
+		expect(leadsWithEmail(email)).toEqual([]);
+	});
+
+	it('lead-capture-form.json sent for a lead that exists: Dry run? lets it end silently, as a public form must', async () => {
+		const email = 'edu.costa@costa.example.com';
+		await existingLead('Edu Costa', 'Costa Ltda', email);
+		const run = await capture('lead-capture-form.json', { Name: 'Edu Costa', Company: 'Other', 'E-mail': email, Phone: '' });
+		expect(run.error).toBeUndefined();
+		expect(run.output('Create lead')[0].json).toMatchObject({ outcome: 'found' });
+		expect(run.output('Dry run?', 0)).toEqual([]);
+		expect(run.output('Dry run?', 1)).toHaveLength(1);
 	});
 
 	it('lead-capture.json with no contact: no lead, and the execution fails for the workflow owner to see', async () => {
