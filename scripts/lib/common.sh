@@ -44,24 +44,18 @@ provision_n8n() {
   export PROSPECTING_N8N_RUNTIME
 }
 
-# Sets PROSPECTING_CHROMIUM to Debian's chromium (installed with apt the first time only), for the browser tests.
-provision_browser() {
-  if [ -n "${PROSPECTING_CHROMIUM:-}" ]; then return; fi
-  local out
-  out="$(bash "$REPO_ROOT/scripts/provision-browser.sh")" || exit 1
-  PROSPECTING_CHROMIUM="$(printf '%s\n' "$out" | tail -n 1)"
-  export PROSPECTING_CHROMIUM
+# Sets the variable $1 to the path the provision script $2 prints last (it installs the tool the first time only),
+# unless the variable is set already: PROSPECTING_CHROMIUM, Debian's chromium, for the browser tests;
+# PROSPECTING_DOCKER_COMPOSE, Debian's docker-compose, whose `config` checks a compose file without a Docker engine.
+provision_tool() {
+  local variable="$1" script="$2" out
+  if [ -n "${!variable:-}" ]; then return; fi
+  out="$(bash "$REPO_ROOT/scripts/$script")" || exit 1
+  printf -v "$variable" '%s' "$(printf '%s\n' "$out" | tail -n 1)"
+  export "$variable"
 }
-
-# Sets PROSPECTING_DOCKER_COMPOSE to Debian's docker-compose (installed with apt the first time only), for the test
-# of the Docker recipe: `docker-compose config` checks a compose file without a Docker engine.
-provision_compose() {
-  if [ -n "${PROSPECTING_DOCKER_COMPOSE:-}" ]; then return; fi
-  local out
-  out="$(bash "$REPO_ROOT/scripts/provision-compose.sh")" || exit 1
-  PROSPECTING_DOCKER_COMPOSE="$(printf '%s\n' "$out" | tail -n 1)"
-  export PROSPECTING_DOCKER_COMPOSE
-}
+provision_browser() { provision_tool PROSPECTING_CHROMIUM provision-browser.sh; }
+provision_compose() { provision_tool PROSPECTING_DOCKER_COMPOSE provision-compose.sh; }
 
 TS_NODE="$REPO_ROOT/node_modules/.bin/ts-node"
 
