@@ -62,7 +62,7 @@ function guideLine(start: string): string {
 
 describe('the Docker recipe of the installation guide', () => {
 	test("Compose reads docker/compose.yaml: n8n's image, its user folder on a volume, ./nodes at its nodes folder, the public address in both webhook variables", async () => {
-		const env = { ...process.env, N8N_PUBLIC_URL: PUBLIC_URL };
+		const env: NodeJS.ProcessEnv = { ...process.env, N8N_PUBLIC_URL: PUBLIC_URL };
 		delete env.N8N_VERSION;
 		const { stdout } = await run(compose, ['-f', 'compose.yaml', 'config'], { cwd: composeDir, env });
 		const config = parse(stdout) as { services: Record<string, typeof resolved>; volumes: Record<string, unknown> };

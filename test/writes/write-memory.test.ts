@@ -213,10 +213,12 @@ describe('a contact\'s turn and doubt', () => {
 
 	it('keeps at most 100,000 entries: past them, those nearest their end go first', async () => {
 		const { inContactTurn } = freshMemory();
-		const knownOf = async (contact: number) => await inContactTurn('account', [`email:${contact}`], async (turn) => turn.known);
-		for (let contact = 0; contact <= 100_000; contact++) await inContactTurn('account', [`email:${contact}`], async (turn) => turn.settled(`lead-${contact}`));
-		expect(await knownOf(0)).toEqual([]);
-		expect(await knownOf(100_000)).toEqual(['lead-100000']);
+		const doubtOf = async (contact: number) => await inContactTurn('account', [`email:${contact}`], async (turn) => turn.doubt?.sent);
+		for (let contact = 0; contact <= 100_000; contact++) {
+			await inContactTurn('account', [`email:${contact}`], async (turn) => turn.inDoubt({ sentAt: Date.now(), sent: contact, windowMs: 60_000 + contact }));
+		}
+		expect(await doubtOf(0)).toBeUndefined();
+		expect(await doubtOf(100_000)).toBe(100_000);
 	});
 
 	it('keeps nothing for a contact once its last create is settled: a long-running n8n seeing many contacts does not grow', async () => {

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { writeOptions } from '../common.descriptions';
 import { dryRunProperties } from '../dryRun.description';
-import { DEFAULT_LOST_LEAD_SEARCH_SECONDS } from './search';
+import { DEFAULT_LOST_LEAD_SEARCH_SECONDS } from './lostLead';
 import { simplifyLeadProperties } from './simplify';
 
 /** Lead Create's parameters, as the editor shows them; what they do is create.operation.ts. */
@@ -123,7 +123,7 @@ const properties: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to send the lead once more when the outcome of its create is unknown and every search ran and found nothing (never when a search failed). A service that creates it even later then ends with two leads. Off, the item ends with an error saying the lead may exist. A create that never reached the service (connection refused, unknown host) is sent once more either way.',
+				'Whether to send the lead once more when the outcome of its create is unknown and every search ran and found nothing (never when a search failed, nor when the service\'s answers carry no Date header to tell its clock). A service that creates it even later then ends with two leads. Off, the item ends with an error saying the lead may exist. A create that never reached the service (connection refused, unknown host) is sent once more either way.',
 		},
 		{
 			displayName: 'Skip If a Lead With This Contact Exists',
@@ -131,7 +131,7 @@ const properties: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to search for a lead with the same contact (and name, when given) first, and return it instead of creating another. While an earlier create for the contact may still be committed (it ended "may exist" in this n8n), the item ends "may exist" too rather than create a second lead.',
+				'Whether to search for a lead with any of its contacts (and its name, when given) first, and return it instead of creating another. While an earlier create for the contact may still be committed in this n8n (it ended "may exist", or was stopped), the item looks for that lead rather than create a second one.',
 		},
 	]),
 	...dryRunProperties,

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { accountKey } from '../../helpers/account';
-import { asNodeError, isResponseLostError, isUnreachableError, withNote } from '../../helpers/errors';
+import { asNodeError, isUnreachableError, withNote } from '../../helpers/errors';
+import { outcomeOf } from '../../helpers/outcome';
 import { unwrapRecord } from '../../shared/records';
 import { cancelSignal, pause } from '../../transport/pause';
 import { prospectingApiRequest, type ProspectingRequestOptions } from '../../transport/request';
@@ -10,20 +11,19 @@ import { guardWrite } from '../dryRun';
 import { booleanValue, secondsOption, writeSettings } from '../parameters';
 import { inContactTurn, writeOnce, type ContactTurn, type Doubt } from '../writeMemory';
 import { hasContactOf } from './contacts';
-import { mayExistError, triedLines } from './mayExist';
-import { DEFAULT_LOST_LEAD_SEARCH_SECONDS, lookForLostLead, searchBeforeSending } from './search';
+import { DEFAULT_LOST_LEAD_SEARCH_SECONDS, lookForLostLead, mayExistError, searchBeforeSending, triedLines } from './lostLead';
 import { leadFromParameters, matchesEverythingSent, theLeadSent, type LeadToCreate, type SentLead } from './sentLead';
 import { simplifyLead, simplifyLeadsWanted } from './simplify';
 
 export { description } from './create.description';
 
-/** Whether the lead of an item was created by this node or already there (Skip If Exists, a lost answer's search, a retry). */
+/** Whether the lead of an item was created by this node or already there (Skip If Exists, a lost answer's look, a retry). */
 export type LeadOutcome = 'created' | 'found';
 
 /** Pause before sending again a create that never reached the service (a refused connection may be a restart). */
 const NOT_SENT_PAUSE_MS = 1000;
 
-/** One item's create: what it sends, its options, and the account its contacts' turn is kept for. */
+/** One item's create: its lead, its options, and the account its contacts' turn is kept for. */
 interface Create {
 	context: IExecuteFunctions;
 	i: number;
@@ -36,19 +36,22 @@ interface Create {
 	simplify: boolean;
 }
 
-/** What a later try (Retry On Fail) needs of a create sent with its outcome still unknown. */
-interface Sent {
-	sent: SentLead;
+/** What a lost lead is looked for with: the create's own send, or an earlier one (an earlier try or execution). */
+interface Look extends Doubt<SentLead> {
 	known: string[];
 }
 
+/** A create that does not look before sending neither waits for its contacts' turn nor leaves them in doubt. */
+const NO_TURN: ContactTurn<SentLead> = { inDoubt: () => undefined, settled: () => undefined };
+
 /**
- * Lead Create: returns the lead of the item, created or found, sending its create at most once per execution item
- * (whatever n8n's Retry On Fail does) and one at a time per contact in this process. docs/dev/writes.md tells why.
+ * Lead Create returns the lead of each item, created or found. Steps: Skip If Exists' search (and a create of the
+ * contact still in doubt); the dry run; a retried execution's search; the send; a lost answer's look. A create is sent
+ * at most once per execution item whatever Retry On Fail does (writeOnce); docs/dev/writes.md tells why each step.
  */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const create: Create = {
+	const c: Create = {
 		context: this,
 		i,
 		lead: leadFromParameters.call(this, i),
@@ -59,129 +62,97 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		sendAgain: booleanValue.call(this, i, 'options.retryWhenNotCreated', options.retryWhenNotCreated, false),
 		simplify: simplifyLeadsWanted.call(this, i),
 	};
-	// Creates that look before sending (Skip If Exists, a retried execution) go one at a time per contact; others do not wait.
-	const looksFirst = create.skipIfExists || this.getMode() === 'retry';
+	// Creates that look before sending (Skip If Exists, a retried execution) go one at a time per contact.
+	const looksFirst = c.skipIfExists || this.getMode() === 'retry';
 	const inTurn = async (task: (turn: ContactTurn<SentLead>) => Promise<INodeExecutionData[]>) =>
-		looksFirst ? await inContactTurn(create.account, create.lead.keys, task) : await task(NO_TURN);
-	return await writeOnce<Sent>(this, i, {
-		send: async (sending) => await inTurn(async (turn) => await findOrSend(create, turn, sending)),
-		again: async (earlier) => {
-			const doubt = { sentAt: earlier.sentAt, sent: earlier.detail.sent, windowMs: create.windowMs };
-			const tried = ['an earlier try of this node (Retry On Fail) sent POST /leads; its outcome stayed unknown'];
-			return await inTurn(async (turn) => await lookFor(create, turn, { doubt, known: earlier.detail.known, tried, own: true }));
-		},
+		looksFirst ? await inContactTurn(c.account, c.lead.keys, task) : await task(NO_TURN);
+	return await writeOnce<Look>(this, i, {
+		send: async (sending) => await inTurn(async (turn) => await findOrSend(c, turn, sending)),
+		// An earlier try of this item sent it, its outcome unknown: look on, as it sent it; never send again.
+		again: async ({ detail }) => await inTurn(async (turn) => await lookFor(c, turn, detail, ['an earlier try of this node (Retry On Fail) sent POST /leads; its outcome stayed unknown'], true)),
 	});
 }
 
-/** A create that does not look before sending neither waits for its contacts nor leaves them in doubt. */
-const NO_TURN: ContactTurn<SentLead> = { known: [], inDoubt: () => undefined, settled: () => undefined };
-
-/** Skip If Exists' search and a contact in doubt; the dry run; a retried execution's check; then the create. */
-async function findOrSend(c: Create, turn: ContactTurn<SentLead>, sending: (sent: Sent) => void): Promise<INodeExecutionData[]> {
-	const retried = c.context.getMode() === 'retry';
-	const known = [...turn.known];
-	if (c.skipIfExists || retried) {
-		const why = c.skipIfExists
-			? `Skip If a Lead With This Contact Exists could not search for ${c.lead.contact} (GET /leads)`
-			: `this execution retries a failed one, which may have created it, and the search for ${c.lead.contact} (GET /leads) failed`;
-		const { existing, listed } = await searchBeforeSending.call(c.context, c.lead, { skipIfExists: c.skipIfExists, why }, c.settings);
+async function findOrSend(c: Create, turn: ContactTurn<SentLead>, sending: (look: Look) => void): Promise<INodeExecutionData[]> {
+	const request = { method: 'POST' as const, path: '/leads', body: c.lead.body };
+	const known: string[] = [];
+	if (c.skipIfExists || c.context.getMode() === 'retry') {
+		const { existing, listed } = await searchBeforeSending.call(c.context, c.lead, c.skipIfExists, c.settings);
 		if (existing && c.skipIfExists) {
-			// Nothing would be written for real either; a dry run still says so in its own shape.
 			const message = `Dry run: nothing was written. A lead with this contact exists (id ${String(existing.id)}), so Lead Create would send nothing and return it (in wouldReturn).`;
-			const dryRun = await guardWrite.call(c.context, { operation: 'Lead Create', itemIndex: c.i, request: leadRequest(c), noRequest: true, wouldReturn: existing, message });
+			const dryRun = await guardWrite.call(c.context, { operation: 'Lead Create', itemIndex: c.i, request, noRequest: true, wouldReturn: existing, message });
 			return dryRun ?? settled(c, turn, existing, 'found');
 		}
 		known.push(...listed);
-		// An earlier create of this lead may still be committed: look for it, and never send a second one.
-		const doubt = turn.doubt;
-		const ours = doubt && (c.skipIfExists ? hasContactOf(doubt.sent, c.lead.keys, c.lead.sent.name) : matchesEverythingSent(doubt.sent, c.lead.sent));
-		if (doubt && ours) {
-			const ago = Math.round((Date.now() - doubt.sentAt) / 1000);
-			const more = Math.ceil((doubt.until - Date.now()) / 1000);
-			const tried = [`an earlier execution in this n8n sent POST /leads for ${c.lead.contact} ${ago} s ago; its outcome is unknown, so this one did not send, and the contact stays in doubt for ${more} s more`];
-			return await lookFor(c, turn, { doubt, known, tried, own: false });
+		// An earlier create of this lead in this n8n may still be committed: look for it rather than send a second.
+		const { doubt } = turn;
+		if (doubt && (c.skipIfExists ? hasContactOf(doubt.sent, c.lead.keys, c.lead.sent.name) : matchesEverythingSent(doubt.sent, c.lead.sent))) {
+			const [ago, more] = [Date.now() - doubt.sentAt, doubt.until - Date.now()].map((ms) => Math.round(ms / 1000));
+			const tried = `an earlier execution in this n8n sent POST /leads for ${c.lead.contact} ${ago} s ago; its outcome is unknown, so this one did not send, and the contact stays in doubt for ${more} s more`;
+			return await lookFor(c, turn, { ...doubt, known }, [tried], false);
 		}
 		if (existing) return settled(c, turn, existing, 'found');
 	}
-	const dryRun = await guardWrite.call(c.context, { operation: 'Lead Create', itemIndex: c.i, request: leadRequest(c) });
-	return dryRun ?? (await send(c, turn, sending, known));
+	return (await guardWrite.call(c.context, { operation: 'Lead Create', itemIndex: c.i, request })) ?? (await send(c, turn, sending, known));
 }
 
 /**
- * Sends the create. A confirmed answer is the lead created. Proven not applied, the item fails (once more after a
- * refused connection). An unknown outcome is looked for over the window; Send Again If Not Found sends once more when
- * every search ran, on a known clock, and found nothing. Once an outcome is unknown, the item's stays unknown.
+ * Sends the create. A confirmed answer is the lead created; a proven refusal fails the item (sent once more after a
+ * refused connection). An unknown outcome is looked for; Send Again If Not Found sends once more when every search ran,
+ * on a known clock, and found nothing. Once an item's outcome is unknown, it stays unknown unless its lead is found.
  */
-async function send(c: Create, turn: ContactTurn<SentLead>, sending: (sent: Sent) => void, known: string[]): Promise<INodeExecutionData[]> {
-	const firstAt = Date.now();
-	const tried: string[] = [];
-	const doubt: Doubt<SentLead> = { sentAt: firstAt, sent: c.lead.sent, windowMs: c.windowMs };
+async function send(c: Create, turn: ContactTurn<SentLead>, sending: (look: Look) => void, known: string[]): Promise<INodeExecutionData[]> {
+	const look: Look = { sentAt: Date.now(), sent: c.lead.sent, windowMs: c.windowMs, known };
+	const [tried, node] = [[] as string[], c.context.getNode()];
 	let unknown: unknown;
-	sending({ sent: c.lead.sent, known });
-	turn.inDoubt(doubt);
+	sending(look);
+	turn.inDoubt(look);
 	for (let attempt = 1; ; attempt++) {
 		const sentAt = Date.now();
 		try {
 			const expect = theLeadSent(c.lead.sent, { known, earliestCreatedAt: () => earliestCreatedAt(c.account, sentAt).at });
-			const answer = await prospectingApiRequest.call(c.context, 'POST', '/leads', { ...c.settings, body: c.lead.body, expect });
-			return settled(c, turn, unwrapRecord(answer) ?? {}, 'created');
+			return settled(c, turn, unwrapRecord(await prospectingApiRequest.call(c.context, 'POST', '/leads', { ...c.settings, body: c.lead.body, expect })) ?? {}, 'created');
 		} catch (error) {
-			const words = asNodeError(c.context.getNode(), error).message;
-			if (!isResponseLostError(error)) {
-				// A send proven not applied says nothing of an earlier one whose outcome stayed unknown.
-				if (unknown !== undefined) throw mayExistError(c.context.getNode(), unknown, { contact: c.lead.contact, tried: [...tried, `POST /leads sent again; ${words}`], itemIndex: c.i });
+			const words = asNodeError(node, error).message;
+			if (outcomeOf(error) !== 'unknown') {
+				if (unknown !== undefined) throw mayExistError(node, unknown, { contact: c.lead.contact, tried: [...tried, `POST /leads sent again; ${words}`], itemIndex: c.i });
 				if (isUnreachableError(error) && attempt === 1) {
 					tried.push(`POST /leads did not reach the service (${words})`);
 					await pause(NOT_SENT_PAUSE_MS, cancelSignal(c.context));
 					continue;
 				}
 				turn.settled();
-				throw withNote(c.context.getNode(), error, triedLines(tried).join('\n'));
+				throw withNote(node, error, triedLines(tried).join('\n'));
 			}
 			unknown ??= error;
-			// The item is held here: say so, since it may be for minutes.
 			c.context.logger.info(`Prospecting: the outcome of the create for ${c.lead.contact} is unknown (${words}); looking for its lead for up to ${c.windowMs / 1000} s before the item goes on (item ${c.i})`);
-			const search = await lookForLostLead.call(c.context, { ...lostLeadLook(c, known), sentAt: firstAt, from: sentAt });
+			const search = await lookForLostLead.call(c.context, { ...lookAt(c, look), from: sentAt });
 			if (search.lead) return settled(c, turn, search.lead, 'found');
 			tried.push(`POST /leads sent${attempt > 1 ? ' again' : ''}; its outcome is unknown (${words})`);
-			// A failed search may have missed the lead, and without the service's clock a late-stamped one too.
-			if (!(c.sendAgain && attempt === 1 && search.failures.length === 0 && search.measured)) {
-				throw mayExistError(c.context.getNode(), error, { contact: c.lead.contact, tried, search, itemIndex: c.i });
-			}
+			// A failed search may have missed the lead, and on an unknown clock a late-stamped one too.
+			if (!(c.sendAgain && attempt === 1 && search.failures.length === 0 && search.measured)) throw mayExistError(node, error, { contact: c.lead.contact, tried, search, itemIndex: c.i });
 		}
 	}
 }
 
-/**
- * An earlier send whose outcome is unknown, of this item (a later try, `own`) or of another execution: look for its lead
- * over the rest of its window, never send. Only the item's own look keeps its contacts in doubt longer.
- */
-async function lookFor(
-	c: Create,
-	turn: ContactTurn<SentLead>,
-	earlier: { doubt: Doubt<SentLead>; known: string[]; tried: string[]; own: boolean },
-): Promise<INodeExecutionData[]> {
-	const { doubt } = earlier;
-	const search = await lookForLostLead.call(c.context, { ...lostLeadLook(c, earlier.known), sent: doubt.sent, sentAt: doubt.sentAt, from: doubt.sentAt, windowMs: doubt.windowMs });
+/** Looks for the lead of an earlier send; only the item's own look (a later try) keeps its contacts in doubt longer. */
+async function lookFor(c: Create, turn: ContactTurn<SentLead>, earlier: Look, tried: string[], own: boolean): Promise<INodeExecutionData[]> {
+	const search = await lookForLostLead.call(c.context, { ...lookAt(c, earlier), from: earlier.sentAt });
 	if (search.lead) return settled(c, turn, search.lead, 'found');
-	if (earlier.own) turn.inDoubt(doubt);
-	throw mayExistError(c.context.getNode(), undefined, { contact: c.lead.contact, tried: earlier.tried, search, itemIndex: c.i });
+	if (own) turn.inDoubt(earlier);
+	throw mayExistError(c.context.getNode(), undefined, { contact: c.lead.contact, tried, search, itemIndex: c.i });
 }
 
-const leadRequest = (c: Create) => ({ method: 'POST' as const, path: '/leads', body: c.lead.body });
-
-const lostLeadLook = (c: Create, known: string[]) => ({
-	account: c.account,
+const lookAt = (c: Create, look: Look) => ({
 	contact: c.lead.contact,
-	sent: c.lead.sent,
-	known,
-	windowMs: c.windowMs,
+	sent: look.sent,
+	since: { known: look.known, earliestCreatedAt: () => earliestCreatedAt(c.account, look.sentAt).at, measured: () => earliestCreatedAt(c.account, look.sentAt).measured },
+	windowMs: look.windowMs,
 	deadlineAt: c.settings.deadlineAt,
 	settings: c.settings,
 });
 
-/** The item's output, its lead known to this process from now on. */
 function settled(c: Create, turn: ContactTurn<SentLead>, lead: IDataObject, outcome: LeadOutcome): INodeExecutionData[] {
-	turn.settled(lead.id === undefined ? undefined : String(lead.id));
+	turn.settled();
 	return [{ json: { ...(c.simplify ? simplifyLead(lead) : lead), outcome } }];
 }

@@ -5,18 +5,17 @@ import { inputError } from '../inputError';
 import { textValue } from '../parameters';
 import { collectContacts, contactKey, contactKeys, firstContact, recordContactKeys, type LeadContacts, type LeadRecord } from './contacts';
 
-/** What Lead Create sends: the fields of its POST /leads body, and its contacts as a search matches them. */
+/** What Lead Create sends: the fields of its POST /leads body. */
 export interface SentLead extends LeadContacts {
 	name: string;
 	company: string;
 }
 
+/** An item's lead: what is sent, its body, its contacts as a search matches them, and the one messages name. */
 export interface LeadToCreate {
 	sent: SentLead;
 	body: IDataObject;
-	/** Its contacts as a search matches them (e-mails in lower case, numbers as digits). */
 	keys: string[];
-	/** The contact messages name and lost-lead searches look for: its first e-mail, phone or mobile. */
 	contact: string;
 }
 
@@ -33,53 +32,49 @@ export function leadFromParameters(this: IExecuteFunctions, i: number): LeadToCr
 	if (name) body.name = name;
 	if (company) body.company = company;
 	for (const kind of ['emails', 'phones', 'mobiles'] as const) if (contacts[kind].length) body[kind] = contacts[kind];
-	const sent = { name, company, ...contacts };
-	return { sent, body, keys: contactKeys(contacts), contact: firstContact(contacts) };
+	return { sent: { name, company, ...contacts }, body, keys: contactKeys(contacts), contact: firstContact(contacts) };
 }
 
 const sameText = (a: unknown, b: string) => String(a ?? '').trim().toLowerCase() === b.trim().toLowerCase();
 
-/** A field the record does not carry cannot be compared; one it carries must hold every contact sent. */
-function carriesAll(record: LeadRecord, kind: keyof LeadContacts, sent: LeadContacts): boolean {
-	if (sent[kind].length === 0 || !(kind in record)) return true;
-	const held = recordContactKeys(record, [kind]);
-	return sent[kind].every((item) => held.has(contactKey(kind, item.value)));
-}
-
 /**
- * Whether a lead from the service matches every field sent that it carries: name and company when sent, and each
- * e-mail, phone and mobile. A field not sent is not compared (the service may fill it).
+ * Whether a lead matches every field sent that it shows: name and company when sent, and each e-mail, phone and mobile
+ * (a field not sent is not compared: the service may fill it).
  */
 export function matchesEverythingSent(lead: LeadRecord, sent: SentLead): boolean {
 	const record = lead as Record<string, unknown>;
 	if (sent.name && 'name' in record && !sameText(record.name, sent.name)) return false;
 	if (sent.company && 'company' in record && !sameText(record.company, sent.company)) return false;
-	return (['emails', 'phones', 'mobiles'] as const).every((kind) => carriesAll(record, kind, sent));
+	return (['emails', 'phones', 'mobiles'] as const).every((kind) => {
+		if (sent[kind].length === 0 || !(kind in record)) return true;
+		const held = recordContactKeys(record, [kind]);
+		return sent[kind].every((item) => held.has(contactKey(kind, item.value)));
+	});
+}
+
+/** What a lead found or answered is set against: leads that existed before the send, and when it was sent. */
+export interface SentSince {
+	known: string[];
+	/** The earliest createdAt (the service's clock) the lead sent may carry. */
+	earliestCreatedAt: () => number;
 }
 
 /**
- * Whether a lead found after a lost create can be the one this create sent: created at or after `earliestCreatedAt`
- * (the send on the service's clock, less its margin) and matching every field sent. An older lead with the same
- * contact is never taken for it. Limit: the API takes no client id, so an identical lead made in that margin by
- * someone else cannot be told apart.
+ * Whether a lead can be the one this create sent: not known before the send, carrying a contact sent and every field
+ * sent it shows, and created since the send. A lead that does not show when it was created passes only as the
+ * create's own answer (`answered`), never as a search's find. Limit: the API takes no client id, so a lead identical
+ * in every field and stamped within the clock's margin before the send cannot be told apart.
  */
-export function isTheLeadSent(record: IDataObject, sent: SentLead, earliestCreatedAt: number): boolean {
+export function isTheLeadSent(lead: LeadRecord, sent: SentLead, since: SentSince, answered = false): boolean {
+	const record = lead as Record<string, unknown>;
 	const createdAt = Date.parse(String(record.createdAt ?? ''));
-	return Number.isFinite(createdAt) && createdAt >= earliestCreatedAt && matchesEverythingSent(record, sent);
+	const inTime = Number.isFinite(createdAt) ? createdAt >= since.earliestCreatedAt() : answered;
+	const carried = recordContactKeys(record);
+	return inTime && !since.known.includes(String(record.id)) && contactKeys(sent).some((key) => carried.has(key)) && matchesEverythingSent(record, sent);
 }
 
-/**
- * A create's answer is the lead sent: a record with its id, not one known before the send, that carries a contact sent
- * and every field sent it shows, and, when it shows when it was created, not before the send (`earliestCreatedAt`,
- * on the service's clock).
- */
-export const theLeadSent = (sent: SentLead, before: { known: string[]; earliestCreatedAt: () => number }): WriteAnswerExpectation => ({
+/** A create's answer must be the lead sent, with its id. */
+export const theLeadSent = (sent: SentLead, since: SentSince): WriteAnswerExpectation => ({
 	record: 'required',
-	isWritten: (record) => {
-		const carried = recordContactKeys(record);
-		const createdAt = Date.parse(String(record.createdAt ?? ''));
-		const inTime = !Number.isFinite(createdAt) || createdAt >= before.earliestCreatedAt();
-		const fresh = !before.known.includes(String(record.id));
-		return fresh && inTime && contactKeys(sent).some((key) => carried.has(key)) && matchesEverythingSent(record, sent);
-	},
+	isWritten: (record) => isTheLeadSent(record, sent, since, true),
 });

@@ -9,7 +9,7 @@ import { prospectingApiRequest } from '../../transport/request';
 import { withOutcome } from '../../helpers/outcome';
 import { additionalFieldsCollection } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
-import { checkBeforeSending } from '../helpers/checkBeforeSending';
+import { checkBeforeSending } from '../checkBeforeSending';
 import { writeOnce } from '../writeMemory';
 import { writeOperationDescription } from '../dryRun.description';
 import { inputError } from '../inputError';

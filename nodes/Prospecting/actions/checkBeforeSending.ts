@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
-import { withNote } from '../../helpers/errors';
-import { withOutcome } from '../../helpers/outcome';
+import { withNote } from '../helpers/errors';
+import { withOutcome } from '../helpers/outcome';
 
 /**
  * A read a write makes before sending (Skip If Exists' search, a retried execution's search, Webhook Create's list).
