@@ -102,7 +102,7 @@ describe('the example workflows', () => {
 		const first = await runByWebhook(examples['lead-capture.json'], { body: contact, nodeName: 'Lead form' });
 		expect(first.response).toEqual({ received: true });
 		const [created] = nodeOutput(first.execution, 'Create lead');
-		expect(created).toEqual(expect.objectContaining({ name: contact.name, outcome: 'created' }));
+		expect(created).toEqual(expect.objectContaining({ name: contact.name, leadOutcome: 'created' }));
 		const leads = e2e.sandbox.control.leads().filter((l) => l.emails.some((e) => e.value === contact.email));
 		expect(leads).toHaveLength(1);
 		expect(leads[0].id).toBe(created.id);
@@ -111,7 +111,7 @@ describe('the example workflows', () => {
 
 		const second = await runByWebhook(examples['lead-capture.json'], { body: contact, nodeName: 'Lead form' });
 		expect(second.response).toEqual({ received: true });
-		expect(nodeOutput(second.execution, 'Create lead')).toEqual([expect.objectContaining({ id: created.id, outcome: 'found' })]);
+		expect(nodeOutput(second.execution, 'Create lead')).toEqual([expect.objectContaining({ id: created.id, leadOutcome: 'found' })]);
 		expect(second.execution.data.resultData.runData['Add to routine']).toBeUndefined();
 		expect(e2e.sandbox.control.leads().filter((l) => l.emails.some((e) => e.value === contact.email))).toHaveLength(1);
 	});
@@ -130,7 +130,7 @@ describe('the example workflows', () => {
 		const { response, execution } = await runByWebhook(examples['lead-capture.json'], { body: { email }, nodeName: 'Lead form' });
 
 		expect(response).toEqual({ received: true });
-		expect(nodeOutput(execution, 'Create lead')).toEqual([expect.objectContaining({ id: lead.id, outcome: 'found' })]);
+		expect(nodeOutput(execution, 'Create lead')).toEqual([expect.objectContaining({ id: lead.id, leadOutcome: 'found' })]);
 		expect(execution.data.resultData.runData['Add to routine']).toBeUndefined();
 		expect(adds()).toBe(addsBefore);
 		expect(e2e.sandbox.control.leads().find((l) => l.id === lead.id)?.routineIds).toEqual([]);

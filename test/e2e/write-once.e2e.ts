@@ -110,7 +110,7 @@ async function run(workflow: StoredWorkflow, body: { people: Array<Partial<Perso
 }
 
 const outputOf = (execution: ExecutionDetail) => nodeOutput(execution, 'Lead Create');
-const errorOf = (execution: ExecutionDetail) => execution.data.resultData.error as { message?: string; context?: { outcome?: string } } | undefined;
+const errorOf = (execution: ExecutionDetail) => execution.data.resultData.error as { message?: string; context?: { writeOutcome?: string } } | undefined;
 
 function trace(name: string, requests: RecordedRequest[]): void {
 	const lines = requests.map((r) => `${r.at.slice(11, 23)} ${r.method} ${r.path}${r.query.search ? `?search=${String(r.query.search)}` : ''} -> ${r.dropped ? 'dropped' : r.status}`);
@@ -156,7 +156,7 @@ describe('Lead Create under n8n\'s Retry On Fail (3 tries), 5 creates, in a real
 		expect(input.map((person) => leadsOf(person.email).length)).toEqual([1, 1, 1, 1, 1]);
 		expect(creates(requests)).toHaveLength(5);
 		const output = outputOf(execution);
-		expect(output.map((lead) => lead.outcome)).toEqual(['created', 'created', 'found', 'created', 'created']);
+		expect(output.map((lead) => lead.leadOutcome)).toEqual(['created', 'created', 'found', 'created', 'created']);
 		expect(output.map((lead) => lead.id)).toEqual(input.map((person) => leadsOf(person.email)[0].id));
 		// n8n ran the node again: with a search window of 0 a try searches once (the call and its 4 read retries, all
 		// 500 here); the 6th search, which found the lead, is the next try's.
@@ -179,7 +179,7 @@ describe('Lead Create under n8n\'s Retry On Fail (3 tries), 5 creates, in a real
 		expect(input.map((person) => leadsOf(person.email).length)).toEqual([1, 1, 1, 1, 1]);
 		expect(creates(requests)).toHaveLength(5);
 		const output = outputOf(execution);
-		expect(output.map((lead) => lead.outcome)).toEqual(['created', 'created', 'found', 'created', 'created']);
+		expect(output.map((lead) => lead.leadOutcome)).toEqual(['created', 'created', 'found', 'created', 'created']);
 		expect(output.map((lead) => lead.id)).toEqual(input.map((person) => leadsOf(person.email)[0].id));
 		// The first try's searches (over 1 s, before the commit at 3 s) missed it; a later try of n8n's found it.
 		expect(triesThatSearched(searchesFor(requests, input[2].email))).toBeGreaterThanOrEqual(2);
@@ -197,7 +197,7 @@ describe('Lead Create answered by something other than the service, in a real n8
 		trace('200 HTML page', requestsSince(from));
 		const [item] = outputOf(execution);
 		expect(item.id).toBeUndefined();
-		expect(item.outcome).toBe('unknown');
+		expect(item.writeOutcome).toBe('unknown');
 		expect(String(item.error)).toMatch(new RegExp(`^The lead for ${person.email.replace(/\./g, '\\.')} may exist: `));
 		expect(String(item.error)).not.toMatch(/<html|<!doctype/i);
 		expect(leadsOf(person.email)).toEqual([]);
@@ -216,7 +216,7 @@ describe('Lead Create answered by something other than the service, in a real n8
 		trace('301', requests);
 		const [item] = outputOf(execution);
 		expect(item.id).toBeUndefined();
-		expect(item.outcome).toBe('refused');
+		expect(item.writeOutcome).toBe('refused');
 		expect(String(item.error)).toContain('301');
 		expect(String(item.error)).toContain('https://moved.example.com');
 		expect(JSON.stringify(execution)).not.toContain(e2e.sandbox.apiKey);
@@ -246,7 +246,7 @@ describe('Lead Create answered by something other than the service, in a real n8
 		const [item] = outputOf(execution);
 		expect(item.id).toBeUndefined();
 		expect(JSON.stringify(item)).not.toContain(olderLead.id);
-		expect(item.outcome).toBe('unknown');
+		expect(item.writeOutcome).toBe('unknown');
 		expect(String(item.error)).toMatch(new RegExp(`^The lead for ${email.replace(/\./g, '\\.')} may exist: `));
 		// The searches saw the older lead and did not take it.
 		expect(searchesFor(requests, email).length).toBeGreaterThan(0);

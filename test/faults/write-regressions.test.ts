@@ -37,7 +37,7 @@ async function replay(parts: Partial<WriteSchedule> & Pick<WriteSchedule, 'first
 	last = history;
 	const said = (execution = 0) =>
 		reportsOf(history.executions.find((run) => run.index === execution)!).map((report) =>
-			report.kind === 'success' ? { id: report.json.id, outcome: report.json.outcome ?? 'success' } : report.kind === 'error' ? { outcome: report.outcome } : {},
+			report.kind === 'success' ? { id: report.json.id, outcome: report.json.leadOutcome ?? 'success' } : report.kind === 'error' ? { outcome: report.outcome } : {},
 		);
 	return Object.assign(history, { said });
 }

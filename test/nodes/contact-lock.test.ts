@@ -45,11 +45,11 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 
 		// The stopped create may still be committed: for the window, a form for the contact looks for it and sends nothing.
 		const within = await runNode(form(email), { ...connection, continueOnFail: true });
-		expect(within.items.map((item) => item.json.outcome)).toEqual(['unknown']);
+		expect(within.items.map((item) => item.json.writeOutcome)).toEqual(['unknown']);
 		expect(sandbox.control.requests().filter((request) => request.method === 'POST')).toHaveLength(1);
 		await new Promise((resolve) => setTimeout(resolve, 1100));
 		const after = await runNode(form(email), connection);
-		expect(after.items.map((item) => item.json.outcome)).toEqual(['created']);
+		expect(after.items.map((item) => item.json.leadOutcome)).toEqual(['created']);
 		expect(leadsOf(email)).toHaveLength(1);
 	}, 20_000);
 

@@ -97,7 +97,7 @@ describe('the outcome of a failed write, for a workflow to branch on', () => {
 
 	it('with Continue (regular output): a create whose outcome is unknown says unknown, an input error notSent, the lead created says created', async () => {
 		const run = await threeItems(create({ onError: 'continueRegularOutput' }));
-		expect(run.output('Create lead', 0).map((item) => [item.json.itemIndex ?? item.json.name, item.json.outcome])).toEqual([
+		expect(run.output('Create lead', 0).map((item) => [item.json.itemIndex ?? item.json.name, item.json.writeOutcome ?? item.json.leadOutcome])).toEqual([
 			[0, 'unknown'],
 			[1, 'notSent'],
 			['Criado', 'created'],
@@ -106,9 +106,9 @@ describe('the outcome of a failed write, for a workflow to branch on', () => {
 
 	it('on the error output: each error carries its outcome (n8n keeps only the message in the json there), the lead created says created', async () => {
 		const run = await threeItems(create());
-		expect(run.output('Create lead', 0).map((item) => [item.json.name, item.json.outcome])).toEqual([['Criado', 'created']]);
+		expect(run.output('Create lead', 0).map((item) => [item.json.name, item.json.leadOutcome])).toEqual([['Criado', 'created']]);
 		const failed = run.output('Create lead', 1);
-		expect(failed.map((item) => (item.error as { context?: Record<string, unknown> } | undefined)?.context?.outcome)).toEqual([
+		expect(failed.map((item) => (item.error as { context?: Record<string, unknown> } | undefined)?.context?.writeOutcome)).toEqual([
 			'unknown',
 			'notSent',
 		]);
@@ -121,7 +121,7 @@ describe('the outcome of a failed write, for a workflow to branch on', () => {
 			inputItems: [{ name: 'Sem Contato', email: '' }],
 		});
 		expect(run.error?.message).toMatch(/at least one contact/);
-		expect((run.error as { context?: Record<string, unknown> }).context?.outcome).toBe('notSent');
+		expect((run.error as { context?: Record<string, unknown> }).context?.writeOutcome).toBe('notSent');
 	});
 
 	it('a manual run stopped by "Writes in Manual Runs: Stop With Error" says notSent', async () => {
@@ -130,7 +130,7 @@ describe('the outcome of a failed write, for a workflow to branch on', () => {
 			inputItems: [{ name: 'Manual', email: `manual.${Date.now()}@example.com` }],
 			mode: 'manual',
 		});
-		expect(run.output('Create lead', 0).map((item) => [item.json.error, item.json.outcome])).toEqual([
+		expect(run.output('Create lead', 0).map((item) => [item.json.error, item.json.writeOutcome])).toEqual([
 			[expect.stringMatching(/^Lead Create would write to production: /), 'notSent'],
 		]);
 	});
@@ -142,6 +142,6 @@ describe('the outcome of a failed write, for a workflow to branch on', () => {
 		);
 		const [item] = run.output('Create lead', 0);
 		expect(item.json.error).toBeDefined();
-		expect(item.json).not.toHaveProperty('outcome');
+		expect(item.json).not.toHaveProperty('writeOutcome');
 	});
 });

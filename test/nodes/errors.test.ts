@@ -132,7 +132,7 @@ describe('statuses and bodies the service is not documented to give', () => {
 		const item = itemOf(await runNode(addLead(), { ...connection, continueOnFail: true }));
 		expect(item.error).toBe('Lead já está nesta rotina.');
 		expect(String(item.description).split('\n')).toEqual(['leadId: duplicado', expect.stringMatching(/^\(item 0, POST \/routines\/\S+\/lead\)$/)]);
-		expect(item.outcome).toBe('refused');
+		expect(item.writeOutcome).toBe('refused');
 	});
 
 	it('another 4xx without a message names its status, and quotes nothing of an HTML page', async () => {

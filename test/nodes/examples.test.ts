@@ -332,7 +332,7 @@ describe('the lead capture examples on version 2', () => {
 		const run = await capture(file, input({ name: 'Ada Reis', company: 'Reis SA', email }), routine);
 		expect(run.error).toBeUndefined();
 		const created = run.output('Create lead')[0].json;
-		expect(created).toMatchObject({ name: 'Ada Reis', company: 'Reis SA', email, outcome: 'created' });
+		expect(created).toMatchObject({ name: 'Ada Reis', company: 'Reis SA', email, leadOutcome: 'created' });
 		const read = fieldsReadFrom(workflow, 'Create lead');
 		expect(read.filter((field) => created[field] === undefined)).toEqual([]);
 		expect(run.output('New lead?', 0)).toHaveLength(1);
@@ -347,7 +347,7 @@ describe('the lead capture examples on version 2', () => {
 		const addsBefore = routineAdds().length;
 		const run = await capture(file, anonymous({ name: 'Bia Costa', company: 'Costa Ltda', email }));
 		expect(run.error).toBeUndefined();
-		expect(run.output('Create lead')[0].json).toMatchObject({ id: lead.id, outcome: 'found' });
+		expect(run.output('Create lead')[0].json).toMatchObject({ id: lead.id, leadOutcome: 'found' });
 		expect(run.output('New lead?', 0)).toEqual([]);
 		expect(ran(run, 'Add to routine')).toBe(false);
 		expect(routineAdds().length).toBe(addsBefore);
@@ -391,7 +391,7 @@ describe('the lead capture examples on version 2', () => {
 		await existingLead('Edu Costa', 'Costa Ltda', email);
 		const run = await capture('lead-capture-form.json', { Name: 'Edu Costa', Company: 'Other', 'E-mail': email, Phone: '' });
 		expect(run.error).toBeUndefined();
-		expect(run.output('Create lead')[0].json).toMatchObject({ outcome: 'found' });
+		expect(run.output('Create lead')[0].json).toMatchObject({ leadOutcome: 'found' });
 		expect(run.output('Dry run?', 0)).toEqual([]);
 		expect(run.output('Dry run?', 1)).toHaveLength(1);
 	});

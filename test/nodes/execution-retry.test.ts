@@ -39,13 +39,13 @@ describe('Lead Create in a retried execution', () => {
 	it('a lead the failed execution created, matching every field sent, is returned as found and nothing is sent', async () => {
 		const email = 'helena.retry@example.com';
 		const first = await run(lead(email), 'trigger');
-		expect(first.items[0]).toEqual(expect.objectContaining({ outcome: 'created' }));
+		expect(first.items[0]).toEqual(expect.objectContaining({ leadOutcome: 'created' }));
 		const before = posts();
 
 		const retried = await run(lead(email), 'retry');
 
 		expect(retried.error).toBeUndefined();
-		expect(retried.items).toEqual([expect.objectContaining({ id: first.items[0].id, outcome: 'found' })]);
+		expect(retried.items).toEqual([expect.objectContaining({ id: first.items[0].id, leadOutcome: 'found' })]);
 		expect(posts()).toBe(before);
 		expect(leadsOf(email)).toHaveLength(1);
 	});
@@ -56,7 +56,7 @@ describe('Lead Create in a retried execution', () => {
 		const newer = await run(lead(email), 'trigger');
 		const before = posts();
 		const retried = await run(lead(email), 'retry');
-		expect(retried.items).toEqual([expect.objectContaining({ id: newer.items[0].id, outcome: 'found' })]);
+		expect(retried.items).toEqual([expect.objectContaining({ id: newer.items[0].id, leadOutcome: 'found' })]);
 		expect(posts()).toBe(before);
 	});
 
@@ -64,7 +64,7 @@ describe('Lead Create in a retried execution', () => {
 		const email = 'novo.retry@example.com';
 		const retried = await run(lead(email), 'retry');
 		expect(retried.error).toBeUndefined();
-		expect(retried.items).toEqual([expect.objectContaining({ id: leadsOf(email)[0].id, outcome: 'created' })]);
+		expect(retried.items).toEqual([expect.objectContaining({ id: leadsOf(email)[0].id, leadOutcome: 'created' })]);
 		const calls = sandbox.control.requests().map((request) => `${request.method} ${request.path}`);
 		expect(calls).toEqual(['GET /api/v1/leads', 'POST /api/v1/leads']);
 	});
@@ -73,7 +73,7 @@ describe('Lead Create in a retried execution', () => {
 		const email = 'homonimo.retry@example.com';
 		await run(lead(email, 'Outra Pessoa'), 'trigger');
 		const retried = await run(lead(email), 'retry');
-		expect(retried.items).toEqual([expect.objectContaining({ name: 'Helena Retry', outcome: 'created' })]);
+		expect(retried.items).toEqual([expect.objectContaining({ name: 'Helena Retry', leadOutcome: 'created' })]);
 		expect(leadsOf(email)).toHaveLength(2);
 	});
 
@@ -81,7 +81,7 @@ describe('Lead Create in a retried execution', () => {
 		const email = 'busca.retry@example.com';
 		sandbox.control.injectFault({ kind: 'status', status: 503, count: 5, methods: ['GET'] });
 		const retried = await run(lead(email), 'retry', true);
-		expect(retried.items).toEqual([expect.objectContaining({ outcome: 'notSent', error: 'The service failed to process the request (503) after 5 attempts' })]);
+		expect(retried.items).toEqual([expect.objectContaining({ writeOutcome: 'notSent', error: 'The service failed to process the request (503) after 5 attempts' })]);
 		// Why the search failed as the service said, the call that failed, and what was not done and what to do.
 		expect(String(retried.items[0].description).split('\n')).toEqual([
 			expect.stringMatching(/.+/),

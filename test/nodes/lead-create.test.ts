@@ -88,7 +88,7 @@ it('with Send Again If Not Found on, a second lost create is not sent a third ti
 		createLead('joana.duas@example.com', { options: { lostLeadSearch: 0, retryWhenNotCreated: true } }),
 		{ ...connection, continueOnFail: true },
 	);
-	expect(run.items[0].json.outcome).toBe('unknown');
+	expect(run.items[0].json.writeOutcome).toBe('unknown');
 	const tried = String(run.items[0].json.description)
 		.split('\n')
 		.filter((line) => line.startsWith('Tried: '));
@@ -127,13 +127,13 @@ it('with "Skip if a lead with this contact exists", returns the existing lead an
 	);
 	expect(run.error).toBeUndefined();
 	expect(run.items[0].json.id).toBe(existing.id);
-	expect(run.items[0].json.outcome).toBe('found');
+	expect(run.items[0].json.leadOutcome).toBe('found');
 	// Version 2 simplifies the lead, and still says it was found rather than created.
 	const simplified = await runNode(
 		{ resource: 'lead', operation: 'create', email, options: { skipIfExists: true } },
 		{ ...connection, typeVersion: 2 },
 	);
-	expect(simplified.items.map((item) => [item.json.id, item.json.email, item.json.outcome])).toEqual([[existing.id, email, 'found']]);
+	expect(simplified.items.map((item) => [item.json.id, item.json.email, item.json.leadOutcome])).toEqual([[existing.id, email, 'found']]);
 	// The service's default order is not documented: the search asks for the oldest lead first, so the oldest is taken.
 	const searches = sandbox.control.requests().filter((request) => request.method === 'GET');
 	expect(searches[0].query).toMatchObject({ search: email, orderBy: 'createdAt', orderDirection: 'asc' });
@@ -147,7 +147,7 @@ it('a create answered 500 before its commit is not sent again: the searches find
 	expect(run.error?.message).toBe(
 		'The lead for joana.500@example.com may exist: the outcome of its create is unknown, and it was not sent again',
 	);
-	expect((run.error as { context?: Record<string, unknown> }).context?.outcome).toBe('unknown');
+	expect((run.error as { context?: Record<string, unknown> }).context?.writeOutcome).toBe('unknown');
 	expect(posts()).toHaveLength(1);
 	expect(leadsWithEmail('joana.500@example.com')).toHaveLength(0);
 	// A 5xx now holds the item for the lost-lead search: n8n's log says so, and for how long.
@@ -163,7 +163,7 @@ it('a create held by the rate limit past its maximum is not sent, and not tried 
 		{ resource: 'lead', operation: 'create', name: '={{ $json.name }}', email: '={{ $json.email }}', options: { maxRateLimitWait: 1 } },
 		{ ...connection, continueOnFail: true, inputItems: [{ name: 'A', email: 'a.rate@example.com' }, { name: 'B', email: 'b.rate@example.com' }] },
 	);
-	expect(run.items.map((item) => item.json.outcome)).toEqual(['refused', 'notSent']);
+	expect(run.items.map((item) => item.json.writeOutcome)).toEqual(['refused', 'notSent']);
 	expect(String(run.items[1].json.description)).not.toMatch(/did not reach the service/);
 	expect(posts()).toHaveLength(1);
 });
@@ -175,7 +175,7 @@ it('a service that refuses the connection: the create is sent once more after a 
 	await new Promise((resolve) => closed.close(resolve));
 	const run = await runNode(createLead('joana.fora@example.com'), { baseUrl: `http://127.0.0.1:${port}`, apiKey: sandbox.apiKey, continueOnFail: true });
 	const item = run.items[0].json;
-	expect([item.outcome, item.error]).toEqual(['notSent', 'Could not reach the service: the service refused the connection']);
+	expect([item.writeOutcome, item.error]).toEqual(['notSent', 'Could not reach the service: the service refused the connection']);
 	// The first send is the one tried before; the error is the second's.
 	expect(String(item.description).split('\n').filter((line) => line.startsWith('Tried: '))).toEqual([
 		'Tried: POST /leads did not reach the service (Could not reach the service: the service refused the connection).',
@@ -210,10 +210,10 @@ it('Skip If Exists with a name: a lead with the phone under another name is not 
 	const skipping = (name: string, phone: string) => ({ resource: 'lead', operation: 'create', name, phone, options: { skipIfExists: true } });
 
 	const other = await runNode(skipping('Outra Pessoa', '11 3333 4444'), connection);
-	expect(other.items.map((item) => [item.json.outcome, item.json.id === existing.id])).toEqual([['created', false]]);
+	expect(other.items.map((item) => [item.json.leadOutcome, item.json.id === existing.id])).toEqual([['created', false]]);
 
 	const same = await runNode(skipping('  marta LIMA ', '11 3333-4444'), connection);
-	expect(same.items.map((item) => [item.json.outcome, item.json.id])).toEqual([['found', existing.id]]);
+	expect(same.items.map((item) => [item.json.leadOutcome, item.json.id])).toEqual([['found', existing.id]]);
 });
 
 it('Skip If Exists takes only the lead with the phone and the name, from a search that also returns others, lists left out, numbers bare', async () => {
@@ -228,7 +228,7 @@ it('Skip If Exists takes only the lead with the phone and the name, from a searc
 	};
 	sandbox.control.injectFault({ kind: 'malformed', body: JSON.stringify(page), count: 1, methods: ['GET'], pathPrefix: '/leads' });
 	const run = await runNode({ resource: 'lead', operation: 'create', name: 'Marta Lima', phone: '(11) 3333-4444', options: { skipIfExists: true } }, connection);
-	expect(run.items.map((item) => [item.json.outcome, item.json.id])).toEqual([['found', 'marta']]);
+	expect(run.items.map((item) => [item.json.leadOutcome, item.json.id])).toEqual([['found', 'marta']]);
 	expect(posts()).toHaveLength(0);
 });
 
@@ -248,7 +248,7 @@ it('a contact given twice in one item, in another case or punctuation, is sent o
 		},
 		connection,
 	);
-	expect(run.items.map((item) => item.json.outcome)).toEqual(['created']);
+	expect(run.items.map((item) => item.json.leadOutcome)).toEqual(['created']);
 	const stored = sandbox.control.leads().find((lead) => lead.id === run.items[0].json.id)!;
 	expect({ emails: stored.emails, phones: stored.phones, mobiles: stored.mobiles }).toEqual({
 		emails: [{ value: 'Ana.Souza@Example.com', label: 'Principal' }, { value: 'ana@pessoal.com', label: 'pessoal' }],
@@ -265,14 +265,14 @@ describe('Lead Create, answers that are not the created lead', () => {
 		sandbox.control.injectFault({ kind: 'status', status: status as 500 | 503, when: 'after-commit', count: 1, methods: ['POST'] });
 		const email = `depois.${status}@example.com`;
 		const run = await failing(email);
-		expect(run.items.map((item) => [item.json.id, item.json.outcome])).toEqual([[leadsWithEmail(email)[0].id, 'found']]);
+		expect(run.items.map((item) => [item.json.id, item.json.leadOutcome])).toEqual([[leadsWithEmail(email)[0].id, 'found']]);
 		expect(posts()).toHaveLength(1);
 	});
 
 	it('a 200 HTML page before the commit (a proxy maintenance page): nothing reported created, the item ends "may exist" as unknown', async () => {
 		sandbox.control.injectFault({ kind: 'malformed', count: 1, methods: ['POST'] });
 		const run = await failing('html.antes@example.com');
-		expect(run.items.map((item) => [item.json.id, item.json.outcome])).toEqual([[undefined, 'unknown']]);
+		expect(run.items.map((item) => [item.json.id, item.json.writeOutcome])).toEqual([[undefined, 'unknown']]);
 		expect(String(run.items[0].json.error)).toMatch(/^The lead for html\.antes@example\.com may exist/);
 		expect(JSON.stringify(run.items[0].json)).not.toMatch(/<html|<!DOCTYPE/i);
 		expect(posts()).toHaveLength(1);
@@ -281,14 +281,14 @@ describe('Lead Create, answers that are not the created lead', () => {
 	it('a 200 HTML page after the commit: the search finds the lead, returned as found', async () => {
 		sandbox.control.injectFault({ kind: 'malformed', when: 'after-commit', count: 1, methods: ['POST'] });
 		const run = await failing('html.depois@example.com');
-		expect(run.items.map((item) => [item.json.id, item.json.outcome])).toEqual([[leadsWithEmail('html.depois@example.com')[0].id, 'found']]);
+		expect(run.items.map((item) => [item.json.id, item.json.leadOutcome])).toEqual([[leadsWithEmail('html.depois@example.com')[0].id, 'found']]);
 		expect(posts()).toHaveLength(1);
 	});
 
 	it('a 200 JSON answer without the lead\'s id is not taken for the created lead', async () => {
 		sandbox.control.injectFault({ kind: 'malformed', body: '{"ok":true}', count: 1, methods: ['POST'] });
 		const run = await failing('sem.id@example.com');
-		expect(run.items.map((item) => [item.json.id, item.json.outcome])).toEqual([[undefined, 'unknown']]);
+		expect(run.items.map((item) => [item.json.id, item.json.writeOutcome])).toEqual([[undefined, 'unknown']]);
 		expect(run.items[0].json).not.toHaveProperty('ok');
 	});
 
@@ -296,7 +296,7 @@ describe('Lead Create, answers that are not the created lead', () => {
 		sandbox.control.injectFault({ kind: 'redirect', status: 301, location: 'https://novo.example.com/api/v1/leads', count: 1, methods: ['POST'] });
 		const run = await failing('movido@example.com');
 		expect(run.items).toHaveLength(1);
-		expect(run.items[0].json.outcome).toBe('refused');
+		expect(run.items[0].json.writeOutcome).toBe('refused');
 		expect(String(run.items[0].json.error)).toMatch(/novo\.example\.com/);
 		expect(run.items[0].json.id).toBeUndefined();
 		expect(sandbox.control.requests().map((request) => request.method)).toEqual(['POST']);
@@ -309,7 +309,7 @@ describe('Lead Create, answers that are not the created lead', () => {
 			{ resource: 'lead', operation: 'create', name: 'Curto', phone: '123-4567', options: { lostLeadSearch: 1 } },
 			{ ...connection, continueOnFail: true },
 		);
-		expect(run.items.map((item) => item.json.outcome)).toEqual(['refused']);
+		expect(run.items.map((item) => item.json.writeOutcome)).toEqual(['refused']);
 		expect(String(run.items[0].json.description)).toMatch(/Telefone inválido: informe ao menos 8 dígitos\./);
 		expect(sandbox.control.requests().map((request) => request.method)).toEqual(['POST']);
 	});

@@ -56,7 +56,7 @@ describe('Lead Create, a lost create and an older lead with the same contact', (
 		const [item] = jsonOf(run.items);
 		expect(item.id).toBeUndefined();
 		expect(item.error).toBe(`The lead for ${email} may exist: the outcome of its create is unknown, and it was not sent again`);
-		expect(item.outcome).toBe('unknown');
+		expect(item.writeOutcome).toBe('unknown');
 		expect(JSON.stringify(item)).not.toContain(older);
 		expect(leadsOf(email).map((lead) => lead.id)).toEqual([older]);
 		expect(posts() - before).toBe(1);
@@ -72,7 +72,7 @@ describe('Lead Create, a lost create and an older lead with the same contact', (
 		expect(run.error).toBeUndefined();
 		const created = leadsOf(email).filter((lead) => lead.id !== older);
 		expect(created).toHaveLength(1);
-		expect(jsonOf(run.items)).toEqual([expect.objectContaining({ id: created[0].id, outcome: 'found' })]);
+		expect(jsonOf(run.items)).toEqual([expect.objectContaining({ id: created[0].id, leadOutcome: 'found' })]);
 	});
 
 	it('a lead created in the window with the same e-mail but another company is not taken for the one sent', async () => {
@@ -90,7 +90,7 @@ describe('Lead Create, a lost create and an older lead with the same contact', (
 		);
 
 		expect(jsonOf(run.items)[0].error).toMatch(/^The lead for caio\.outro@example\.com may exist/);
-		expect(jsonOf(run.items)[0].outcome).toBe('unknown');
+		expect(jsonOf(run.items)[0].writeOutcome).toBe('unknown');
 	});
 
 	it('a lead created in the window that lacks one of the e-mails sent is not taken for the one sent', async () => {
@@ -128,7 +128,7 @@ describe('Lead Create, a lost create sent with phones', () => {
 		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
 		const run = await runNode(withPhones('1'), connection);
 		expect(run.error).toBeUndefined();
-		expect(jsonOf(run.items)).toEqual([expect.objectContaining({ id: withMobile('+55 11 91888-7777')[0].id, outcome: 'found' })]);
+		expect(jsonOf(run.items)).toEqual([expect.objectContaining({ id: withMobile('+55 11 91888-7777')[0].id, leadOutcome: 'found' })]);
 	});
 
 	it('a lead created in the window with the same phone but another mobile is not taken for it', async () => {
@@ -186,7 +186,7 @@ describe('Lead Create, the service clock behind the node', () => {
 				{ baseUrl: gateway.url, apiKey: connection.apiKey },
 			);
 			expect(run.error).toBeUndefined();
-			expect(jsonOf(run.items)).toEqual([expect.objectContaining({ id: leadsOf(email)[0].id, outcome: 'found' })]);
+			expect(jsonOf(run.items)).toEqual([expect.objectContaining({ id: leadsOf(email)[0].id, leadOutcome: 'found' })]);
 		} finally {
 			sandbox.control.setCreatedAt(null);
 		}
@@ -204,7 +204,7 @@ describe('Lead Create, the service clock behind the node', () => {
 					{ ...formWithoutName(email), name: 'Sem Data' },
 					{ baseUrl: gateway.url, apiKey: connection.apiKey, continueOnFail: true },
 				);
-				results.push(jsonOf(run.items)[0].outcome);
+				results.push(jsonOf(run.items)[0].leadOutcome ?? jsonOf(run.items)[0].writeOutcome);
 			} finally {
 				sandbox.control.setCreatedAt(null);
 			}

@@ -171,7 +171,7 @@ it('routine addLead: a lost answer is reported per item and not sent again', asy
 	);
 	expect(String(run.items[0].json.description)).toMatch(/The lead may have been added .* before running this item again/);
 	// Whether the service added it is not known: never "refused", which would tell a workflow to send it again.
-	expect(run.items[0].json.outcome).toBe('unknown');
+	expect(run.items[0].json.writeOutcome).toBe('unknown');
 	expect(writes()).toHaveLength(1);
 });
 

@@ -37,7 +37,7 @@ describe('redirects are never followed', () => {
 			const run = await runNode(parameters(), { ...connection, continueOnFail: true });
 			const item = run.items[0].json;
 
-			expect(item.outcome).toBe('refused');
+			expect(item.writeOutcome).toBe('refused');
 			expect(item.error).toMatch(
 				new RegExp(`^(POST|DELETE) /\\S+ was redirected \\(${status}\\), and redirects are not followed: Location ${sandbox.url}/api/v1/leads\\?apiKey=\\*\\*\\*$`),
 			);
@@ -146,7 +146,7 @@ describe('link-local and cloud metadata hosts', () => {
 		);
 		const item = run.items[0].json;
 
-		expect(item.outcome).toBe('notSent');
+		expect(item.writeOutcome).toBe('notSent');
 		expect(item.error).toMatch(
 			/^The Base URL in the Prospecting API credential names \S+, a link-local or cloud metadata address: nothing was sent$/,
 		);

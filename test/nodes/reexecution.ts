@@ -43,5 +43,5 @@ export async function runRetrying(
 
 /** The outcome a failed write's error carries (the node's error, or n8n's copy of it). */
 export function outcomeOf(error: unknown): unknown {
-	return (error as { context?: IDataObject } | undefined)?.context?.outcome;
+	return (error as { context?: IDataObject } | undefined)?.context?.writeOutcome;
 }

@@ -44,7 +44,7 @@ describe('Lead Create under Retry On Fail (3 tries), 5 creates', () => {
 		expect(run.error?.message).toBe(
 			`The lead for ${String(input[2].email)} may exist: the outcome of its create is unknown, and it was not sent again`,
 		);
-		expect((run.error as { context?: IDataObject }).context?.outcome).toBe('unknown');
+		expect((run.error as { context?: IDataObject }).context?.writeOutcome).toBe('unknown');
 		// Contacts 1-2 once each; the 3rd never reached the service and was not sent again; 4-5 were never reached.
 		expect(input.map((person) => leadsOf(String(person.email)).length)).toEqual([1, 1, 0, 0, 0]);
 		expect(requests('POST')).toHaveLength(2);
@@ -88,7 +88,7 @@ describe('Lead Create under Retry On Fail (3 tries), 5 creates', () => {
 		expect(run.error).toBeUndefined();
 		expect(input.map((person) => leadsOf(String(person.email)).length)).toEqual([1, 1, 1, 1, 1]);
 		expect(requests('POST')).toHaveLength(5);
-		expect(run.items.map((lead) => lead.outcome)).toEqual(['created', 'created', 'found', 'created', 'created']);
+		expect(run.items.map((lead) => lead.leadOutcome)).toEqual(['created', 'created', 'found', 'created', 'created']);
 		expect(run.items.map((lead) => lead.id)).toEqual(input.map((person) => leadsOf(String(person.email))[0].id));
 		// n8n ran the node again: after the first try's failed search, the second try's search found the lead.
 		const searches = requests('GET', String(input[2].email));

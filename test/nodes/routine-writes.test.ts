@@ -63,7 +63,7 @@ it.each(['before-commit', 'after-commit'] as const)(
 		const run = await runNode(addLead, { ...connection, continueOnFail: true, inputItems: [{ routineId, leadId }] });
 		expect(run.items).toHaveLength(1);
 		expect(run.items[0].json.added).toBeUndefined();
-		expect(run.items[0].json.outcome).toBe('unknown');
+		expect(run.items[0].json.writeOutcome).toBe('unknown');
 		expect(String(run.items[0].json.description)).toMatch(/The lead may have been added/);
 		expect(inRoutine(leadId, routineId)).toBe(when === 'after-commit');
 		expect(adds()).toHaveLength(1);

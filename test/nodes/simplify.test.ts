@@ -92,16 +92,16 @@ describe('Lead → Create', () => {
 			emails: [{ value: 'bruna@lima.example.com', label: 'Principal' }],
 			mobiles: [{ value: '+55 11 98888-7777', label: 'Principal' }],
 			createdAt: expect.any(String),
-			outcome: 'created',
+			leadOutcome: 'created',
 		});
-		expect(lead).toEqual({ ...expectedSimplified(stored(lead.id)), outcome: 'created' });
+		expect(lead).toEqual({ ...expectedSimplified(stored(lead.id)), leadOutcome: 'created' });
 	});
 
 	it('returns the lead as the service sends it in version 1', async () => {
 		const run = await runNode(newLead, connection);
 		const [lead] = jsonOf(run.items);
 		// The service's lead as it is, and whether this node created it or found it.
-		expect(lead).toEqual({ ...stored(lead.id), outcome: 'created' });
+		expect(lead).toEqual({ ...stored(lead.id), leadOutcome: 'created' });
 		expect(lead).not.toHaveProperty('email');
 	});
 

@@ -41,7 +41,7 @@ describe('Lead Create, Skip If Exists, a contact in doubt', () => {
 
 		const [item] = jsonOf(later.items);
 		expect(item.error).toBe(`The lead for ${email} may exist: the outcome of its create is unknown, and it was not sent again`);
-		expect(item.outcome).toBe('unknown');
+		expect(item.writeOutcome).toBe('unknown');
 		const description = String(item.description);
 		const [, agoSeconds, moreSeconds] =
 			/an earlier execution in this n8n sent POST \/leads for duvida\.depois@example\.com (\d+) s ago; its outcome is unknown, so this one did not send, and the contact stays in doubt for (\d+) s more\./.exec(description) ?? [];
@@ -65,7 +65,7 @@ describe('Lead Create, Skip If Exists, a contact in doubt', () => {
 		const same = jsonOf((await byPhone('11 4000 1234')).items)[0];
 		const other = jsonOf((await byPhone('(11) 4000-9999')).items)[0];
 
-		expect([same.outcome, other.outcome]).toEqual(['unknown', 'created']);
+		expect([same.writeOutcome, other.leadOutcome]).toEqual(['unknown', 'created']);
 		expect(posts()).toBe(2);
 	}, 20_000);
 
@@ -77,7 +77,7 @@ describe('Lead Create, Skip If Exists, a contact in doubt', () => {
 
 		const later = await post(email);
 
-		expect(jsonOf(later.items)).toEqual([expect.objectContaining({ id: leadsOf(email)[0].id, outcome: 'created' })]);
+		expect(jsonOf(later.items)).toEqual([expect.objectContaining({ id: leadsOf(email)[0].id, leadOutcome: 'created' })]);
 		expect(posts()).toBe(2);
 	}, 20_000);
 

@@ -78,7 +78,7 @@ describe('Webhook Create', () => {
 		const run = await runNode(createWebhook, { ...connection, continueOnFail: true });
 		expect(run.items).toHaveLength(1);
 		expect(run.items[0].json).not.toHaveProperty('id');
-		expect(run.items[0].json.outcome).toBe('unknown');
+		expect(run.items[0].json.writeOutcome).toBe('unknown');
 		expect(String(run.items[0].json.description)).toMatch(/No new webhook with this name and URL is listed yet/);
 		expect(JSON.stringify(run.items[0].json)).not.toMatch(/manuten/i);
 		expect(sandbox.control.webhooks()).toHaveLength(0);
@@ -359,7 +359,7 @@ describe('Webhook Delete', () => {
 		const run = await runNode(deleteWebhook, { ...connection, continueOnFail: true, inputItems: [{ id }] });
 		expect(sandbox.control.webhooks().map((webhook) => webhook.id)).toContain(id);
 		expect(run.items.map((item) => item.json.deleted)).toEqual([undefined]);
-		expect(run.items[0].json.outcome).toBe('unknown');
+		expect(run.items[0].json.writeOutcome).toBe('unknown');
 	});
 
 	it('outside a retried execution, a webhook that does not exist (404) fails the item', async () => {

@@ -50,7 +50,7 @@ describe('a 5xx after the commit', () => {
 			sandbox.control.injectFault({ kind: 'status', status, when: 'after-commit', count: 1, pathPrefix: '/routines' });
 			const item = await errorItem(addLead());
 
-			expect(item.outcome).toBe('unknown');
+			expect(item.writeOutcome).toBe('unknown');
 			expect(item.error).toMatch(
 				new RegExp(`^The service answered ${status} to POST /routines/.+/lead: it may or may not have applied this change, and it was not sent again$`),
 			);
@@ -65,7 +65,7 @@ describe('a 5xx after the commit', () => {
 		sandbox.control.injectFault({ kind: 'status', status: 500, when: 'after-commit', count: 1, methods: ['POST'] });
 		const item = await errorItem(createWebhook);
 
-		expect(item.outcome).toBe('unknown');
+		expect(item.writeOutcome).toBe('unknown');
 		expect(item.error).toBe(
 			'The service answered 500 to POST /webhooks: it may or may not have applied this change, and it was not sent again',
 		);
@@ -108,7 +108,7 @@ describe('a 2xx that is not the answer of the write', () => {
 			const run = await runNode(addLead(), { ...connection, continueOnFail: true });
 			const item = run.items[0].json;
 
-			expect(item.outcome).toBe('unknown');
+			expect(item.writeOutcome).toBe('unknown');
 			expect(item.error).toMatch(
 				/^The service answered 200 to POST \/routines\/.+\/lead with an HTML page: it may or may not have applied this change, and it was not sent again$/,
 			);
@@ -122,7 +122,7 @@ describe('a 2xx that is not the answer of the write', () => {
 		sandbox.control.injectFault({ kind: 'malformed', when: 'after-commit', status: 201, body: '{"ok":true}', count: 1, methods: ['POST'] });
 		const item = await errorItem(createWebhook);
 
-		expect(item.outcome).toBe('unknown');
+		expect(item.writeOutcome).toBe('unknown');
 		expect(item.error).toBe(
 			'The service answered 201 to POST /webhooks without the created record: it may have been created, and it was not sent again',
 		);
@@ -145,7 +145,7 @@ describe('a 2xx that is not the answer of the write', () => {
 	it('Routine Add Lead answered 200 with a JSON list fails as unknown', async () => {
 		sandbox.control.injectFault({ kind: 'malformed', when: 'after-commit', body: '[]', count: 1, methods: ['POST'] });
 		const item = await errorItem(addLead());
-		expect(item.outcome).toBe('unknown');
+		expect(item.writeOutcome).toBe('unknown');
 		expect(item.error).toMatch(/^The service answered 200 to POST \/routines\/.+\/lead with a JSON list: it may or may not have applied this change, and it was not sent again$/);
 	});
 
@@ -166,7 +166,7 @@ describe('a 2xx that is not the answer of the write', () => {
 	])('Webhook Create answered with %s fails as unknown', async (_what, body) => {
 		sandbox.control.injectFault({ kind: 'malformed', when: 'after-commit', status: 201, body, count: 1, methods: ['POST'] });
 		const item = await errorItem(createWebhook);
-		expect(item.outcome).toBe('unknown');
+		expect(item.writeOutcome).toBe('unknown');
 		expect(item.error).toMatch(/^The service answered 201 to POST \/webhooks without the created record/);
 		expect(String(item.description)).toMatch(/^The answer was a JSON object without an id, not the created record\.$/m);
 	});
@@ -180,7 +180,7 @@ describe('a 2xx that is not the answer of the write', () => {
 
 		expect(run.items).toHaveLength(1);
 		expect(run.items[0].json.id).toBeUndefined();
-		expect(run.items[0].json.outcome).toBe('unknown');
+		expect(run.items[0].json.writeOutcome).toBe('unknown');
 		expect(String(run.items[0].json.description)).toContain('The service answered 200 to POST /leads with an HTML page');
 		expect(writes()).toHaveLength(1);
 		expect(sandbox.control.leads()).toHaveLength(10);
@@ -192,7 +192,7 @@ describe('a lost answer, a refusal and a call that never left', () => {
 		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
 		const item = await errorItem(addLead());
 
-		expect(item.outcome).toBe('unknown');
+		expect(item.writeOutcome).toBe('unknown');
 		expect(item.error).toMatch(/^The answer to POST \/routines\/.+\/lead was lost: /);
 		expect(String(item.description)).toContain(MAY_OR_MAY_NOT);
 		expect(writes()).toHaveLength(1);
@@ -201,7 +201,7 @@ describe('a lost answer, a refusal and a call that never left', () => {
 	it('Routine Add Lead answered 404 fails as refused', async () => {
 		const item = await errorItem({ ...addLead(), routineId: { __rl: true, mode: 'id', value: 'rot_missing' } });
 
-		expect(item.outcome).toBe('refused');
+		expect(item.writeOutcome).toBe('refused');
 		expect(item.error).toMatch(/^Routine "rot_missing".* was not found \(404\)$/);
 	});
 
@@ -209,7 +209,7 @@ describe('a lost answer, a refusal and a call that never left', () => {
 		sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 30 });
 		const item = await errorItem({ ...addLead(), options: { maxRateLimitWait: 1 } });
 
-		expect(item.outcome).toBe('refused');
+		expect(item.writeOutcome).toBe('refused');
 		expect(item.httpCode).toBe('429');
 		expect(sandbox.control.requests().map((request) => request.status)).toEqual([429]);
 	});
@@ -222,8 +222,8 @@ describe('a lost answer, a refusal and a call that never left', () => {
 			{ ...connection, continueOnFail: true, inputItems: [{ leadId: leads[0].id }, { leadId: leads[1].id }] },
 		);
 
-		expect(run.items[0].json).toMatchObject({ outcome: 'refused', httpCode: '429' });
-		expect(run.items[1].json).toMatchObject({ outcome: 'notSent', httpCode: '429' });
+		expect(run.items[0].json).toMatchObject({ writeOutcome: 'refused', httpCode: '429' });
+		expect(run.items[1].json).toMatchObject({ writeOutcome: 'notSent', httpCode: '429' });
 		expect(String(run.items[1].json.description)).toMatch(/so this call was not sent/);
 		expect(writes()).toHaveLength(1);
 	});
@@ -239,7 +239,7 @@ describe('a lost answer, a refusal and a call that never left', () => {
 			continueOnFail: true,
 		});
 
-		expect(run.items[0].json.outcome).toBe('notSent');
+		expect(run.items[0].json.writeOutcome).toBe('notSent');
 		expect(run.items[0].json.error).toMatch(/the service refused the connection/);
 		// No answer, no status: the connection's code is in the words, never in httpCode.
 		expect(run.items[0].json).not.toHaveProperty('httpCode');
@@ -258,7 +258,7 @@ describe('a lost answer, a refusal and a call that never left', () => {
 			options: { skipIfExists: true, maxRateLimitWait: 1 },
 		});
 
-		expect(item).toMatchObject({ outcome: 'notSent', httpCode });
+		expect(item).toMatchObject({ writeOutcome: 'notSent', httpCode });
 		expect(String(item.description)).toMatch(
 			/^The lead was not created: Skip If a Lead With This Contact Exists could not search for busca\.falhou@example\.com \(GET \/leads\)\. Run this item again once the service answers\.$/m,
 		);
@@ -274,7 +274,7 @@ describe('a lost answer, a refusal and a call that never left', () => {
 		const node = { ...prospectingNamed(NODE_NAME, parameters() as INodeParameters), onError: 'continueRegularOutput' as const };
 		const run = await executeWorkflow(inLine(startNode, node), { credentials: {} });
 		expect(run.output(NODE_NAME).map((item) => item.json)).toEqual([
-			expect.objectContaining({ error: 'No test credentials of type "prospectingApi" were given to this run', outcome: 'notSent' }),
+			expect.objectContaining({ error: 'No test credentials of type "prospectingApi" were given to this run', writeOutcome: 'notSent' }),
 		]);
 		expect(sandbox.control.requests()).toHaveLength(0);
 	});

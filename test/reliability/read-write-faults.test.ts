@@ -97,7 +97,7 @@ describe('a Base URL where something other than the service answers', () => {
 				{ resource: 'lead', operation: 'create', email: 'joana.escolha@example.com' },
 				{ baseUrl: `http://127.0.0.1:${port}`, apiKey: sandbox.apiKey, continueOnFail: true },
 			);
-			expect(create.items.map((item) => [item.json.outcome, item.json.error])).toEqual([
+			expect(create.items.map((item) => [item.json.writeOutcome, item.json.error])).toEqual([
 				['refused', 'POST /leads was redirected (300), and redirects are not followed: Location https://mirror.example.com/api/v1/leads'],
 			]);
 		} finally {
@@ -134,7 +134,7 @@ it.each([500, 503] as const)(
 			error: `The service answered ${status} to POST /webhooks: it may or may not have applied this change, and it was not sent again`,
 			httpCode: String(status),
 			itemIndex: 0,
-			outcome: 'unknown',
+			writeOutcome: 'unknown',
 		});
 		expect(run.items[1].json).toMatchObject({ name: 'second' });
 		expect(sandbox.control.webhooks().map((webhook) => webhook.name)).toEqual(['second']);

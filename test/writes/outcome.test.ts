@@ -16,10 +16,12 @@ describe('the outcome of a failed write', () => {
 
 	it('is only ever one of the three words a workflow can branch on', () => {
 		for (const outcome of ['notSent', 'refused', 'unknown'] as const) {
-			expect(outcomeOf({ context: { outcome } })).toBe(outcome);
+			expect(outcomeOf({ context: { writeOutcome: outcome } })).toBe(outcome);
 		}
-		expect(outcomeOf({ context: { outcome: 'applied' } })).toBeUndefined();
-		expect(outcomeOf({ context: { outcome: 'UNKNOWN' } })).toBeUndefined();
+		expect(outcomeOf({ context: { writeOutcome: 'applied' } })).toBeUndefined();
+		expect(outcomeOf({ context: { writeOutcome: 'UNKNOWN' } })).toBeUndefined();
+		// Lead Create's own word is another key: it never reads as a write's outcome.
+		expect(outcomeOf({ context: { leadOutcome: 'created', outcome: 'unknown' } })).toBeUndefined();
 	});
 
 	it('is written on an error that has no context yet, and kept beside what the context holds', () => {
@@ -27,7 +29,7 @@ describe('the outcome of a failed write', () => {
 		expect(outcomeOf(plain)).toBe('unknown');
 
 		const described = withOutcome(Object.assign(new Error('refused'), { context: { itemIndex: 2 } }), 'refused');
-		expect((described as unknown as { context: unknown }).context).toEqual({ itemIndex: 2, outcome: 'refused' });
+		expect((described as unknown as { context: unknown }).context).toEqual({ itemIndex: 2, writeOutcome: 'refused' });
 	});
 
 	it('leaves a thrown value that is not an object as it is, instead of failing on it', () => {

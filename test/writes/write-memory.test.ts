@@ -41,8 +41,8 @@ function service() {
 	};
 }
 
-const lostAnswer = () => Object.assign(new Error('The service did not answer'), { context: { outcome: 'unknown' } });
-const refused = () => Object.assign(new Error('Refused'), { context: { outcome: 'refused' } });
+const lostAnswer = () => Object.assign(new Error('The service did not answer'), { context: { writeOutcome: 'unknown' } });
+const refused = () => Object.assign(new Error('Refused'), { context: { writeOutcome: 'refused' } });
 /** A try that fails, as n8n sees one it will run again. */
 const failedTry = async (): Promise<INodeExecutionData[][]> => [[{ json: { error: 'failed' } }]];
 

@@ -133,7 +133,7 @@ async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]
 				};
 				if (error.description) json.description = redactText(String(error.description), secret);
 				if (error.httpCode) json.httpCode = String(error.httpCode);
-				if (outcome) json.outcome = outcome;
+				if (outcome) json.writeOutcome = outcome;
 				// With "On Error: Continue (using error output)" n8n routes an item to the error branch by its `error`
 				// (an item whose json has more keys than error/message/details would stay on the success branch).
 				const toErrorOutput = this.getNode().onError === 'continueErrorOutput';

@@ -10,7 +10,8 @@ import { markError, markOf } from './errorMarks';
  */
 export type WriteOutcome = 'notSent' | 'refused' | 'unknown';
 
-const OUTCOME_KEY = 'outcome';
+/** The key of the error's context, and of an error item, that holds it: a write's outcome, not Lead Create's `leadOutcome`. */
+const OUTCOME_KEY = 'writeOutcome';
 
 /** The outcome an error carries, when it carries one. */
 export function outcomeOf(error: unknown): WriteOutcome | undefined {

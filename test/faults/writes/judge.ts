@@ -38,14 +38,14 @@ export function reportsOf(run: ExecutionRun): Report[] {
 		const index = Number(json.__item);
 		delete json.__item;
 		reports[index] = json.error !== undefined
-			? { kind: 'error', message: String(json.error), description: String(json.description ?? ''), outcome: json.outcome as string | undefined }
+			? { kind: 'error', message: String(json.error), description: String(json.description ?? ''), outcome: json.writeOutcome as string | undefined }
 			: { kind: 'success', json };
 	}
 	const error = result.error as (Error & { context?: IDataObject; description?: string }) | undefined;
 	if (error) {
 		const index = Number(error.context?.itemIndex ?? 0);
 		if (reports[index]) {
-			reports[index] = { kind: 'error', message: error.message, description: String(error.description ?? ''), outcome: error.context?.outcome as string | undefined };
+			reports[index] = { kind: 'error', message: error.message, description: String(error.description ?? ''), outcome: error.context?.writeOutcome as string | undefined };
 		}
 	}
 	return reports;
@@ -213,11 +213,11 @@ function claimsAreTrue(j: Judged, run: ExecutionRun, reports: Report[]): string[
 		const input = run.items[index];
 		const id = String(report.json.id ?? '');
 		const lead = j.history.leads.find((candidate) => candidate.id === id);
-		const where = `${executionName(run.index)} item ${index} reported ${String(report.json.outcome)} lead ${id}`;
+		const where = `${executionName(run.index)} item ${index} reported ${String(report.json.leadOutcome)} lead ${id}`;
 		if (!lead) return violations.push(`${where}, which the service does not hold`);
 		const own = j.made.get(id);
 		const ownTag = own && tagOfBody(own.request) === tag;
-		if (report.json.outcome === 'created') {
+		if (report.json.leadOutcome === 'created') {
 			const ownSend = ownTag && own.request.from?.execution === run.index;
 			if (!ownSend && !indistinguishable(j, run, index, lead)) violations.push(`${where}, which its own create did not make`);
 			return;
@@ -246,7 +246,7 @@ function outcomesAreTrue(j: Judged, run: ExecutionRun, reports: Report[]): strin
 			violations.push(`${where} failed as ${report.outcome}, but ${applied ? 'the service applied its create' : 'its create\'s outcome was unknown'}`);
 		}
 		if (report.kind === 'error' && report.outcome === undefined) violations.push(`${where} failed without an outcome: ${report.message}`);
-		if (unknown && report.kind === 'success' && report.json.outcome === 'created') {
+		if (unknown && report.kind === 'success' && report.json.leadOutcome === 'created') {
 			const last = creates.at(-1);
 			const lead = j.history.leads.find((candidate) => candidate.id === report.json.id);
 			const limit = lead !== undefined && indistinguishable(j, run, index, lead);

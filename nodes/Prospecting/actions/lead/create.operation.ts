@@ -154,5 +154,5 @@ const lookAt = (c: Create, look: Look) => ({
 
 function settled(c: Create, turn: ContactTurn<SentLead>, lead: IDataObject, outcome: LeadOutcome): INodeExecutionData[] {
 	turn.settled();
-	return [{ json: { ...(c.simplify ? simplifyLead(lead) : lead), outcome } }];
+	return [{ json: { ...(c.simplify ? simplifyLead(lead) : lead), leadOutcome: outcome } }];
 }
