@@ -60,6 +60,29 @@ export function queryText(
 	return textValue.call(this, i, field, value, MAX_QUERY_VALUE_LENGTH);
 }
 
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE_CHARACTERS = /^\+?[0-9().\-\s]+$/;
+/** The longest address (RFC 5321); checked before the pattern, which is slow on huge texts. */
+const MAX_EMAIL_LENGTH = 254;
+/** Far more than any phone number with punctuation. */
+const MAX_PHONE_LENGTH = 40;
+/** The digits of a phone number: a short local number at the least, an international one with extension at most. */
+const MIN_PHONE_DIGITS = 6;
+const MAX_PHONE_DIGITS = 20;
+
+/** An e-mail address or a phone number ('' when empty), refused with the field named when it is not one. */
+export function contactValue(this: IExecuteFunctions, i: number, field: string, value: unknown, kind: 'email' | 'phone'): string {
+	const text = textValue.call(this, i, field, value);
+	if (text === '') return text;
+	if (kind === 'email') {
+		if (text.length <= MAX_EMAIL_LENGTH && EMAIL_SHAPE.test(text)) return text;
+		throw inputError(this.getNode(), i, field, `${quoted(text)} is not a valid email address`);
+	}
+	const digits = text.replace(/\D/g, '').length;
+	if (text.length <= MAX_PHONE_LENGTH && PHONE_CHARACTERS.test(text) && digits >= MIN_PHONE_DIGITS && digits <= MAX_PHONE_DIGITS) return text;
+	throw inputError(this.getNode(), i, field, `${quoted(text)} is not a valid phone number (digits, spaces, + ( ) - . only; 6 to 20 digits)`);
+}
+
 /** Refuses an empty text where a value is required. */
 export function requireValue(this: IExecuteFunctions, i: number, field: string, text: string): string {
 	if (text === '') throw inputError(this.getNode(), i, field, 'a value is required');

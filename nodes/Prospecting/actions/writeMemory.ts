@@ -10,20 +10,18 @@ import { outcomeOf } from '../helpers/outcome';
  * - a contact's turn and doubt, per account and contact: creates that look before sending go one at a time per
  *   contact, and one whose outcome is not settled leaves its contacts in doubt until a window after it was looked for.
  * One lifetime rule: an entry lives until its `until` (a try's until the node's last try is over, a contact's while its
- * turn is held or its doubt lasts). One bound: past MAX_ENTRIES, the entries nearest their end go first. Private to
- * this process: queue-mode workers do not share it.
+ * turn is held or its doubt lasts). One bound: past MAX_ENTRIES, the oldest go first. Private to this process:
+ * queue-mode workers do not share it.
  */
 
-/** Far more than the node runs and contacts a process holds at once. */
+/** Far more than the node runs and contacts a process holds at once; past it, the oldest go first. */
 const MAX_ENTRIES = 100_000;
-/** Ended entries are swept this often (writes), so that a long-running n8n does not keep them. */
-const SWEEP_EVERY = 1000;
 /** n8n waits at most 5 s before another try of Retry On Fail; a try's record waits this long more for it. */
 const NEXT_TRY_WITHIN_MS = 60_000;
 
+/** Entries that live until their `until`; the oldest ended ones, and past MAX_ENTRIES the oldest, go as others come. */
 class Remembered<V extends { until: number }> {
 	private readonly entries = new Map<string, V>();
-	private writes = 0;
 
 	get(key: string): V | undefined {
 		const entry = this.entries.get(key);
@@ -31,13 +29,12 @@ class Remembered<V extends { until: number }> {
 	}
 
 	set(key: string, entry: V): V {
+		this.entries.delete(key);
 		this.entries.set(key, entry);
-		if (++this.writes % SWEEP_EVERY !== 0 && this.entries.size <= MAX_ENTRIES) return entry;
-		const now = Date.now();
-		for (const [old, { until }] of this.entries) if (until <= now) this.entries.delete(old);
-		// Still full: a tenth at once, so that a full memory sorts once per MAX_ENTRIES / 10 writes.
-		const nearest = [...this.entries].sort(([, a], [, b]) => a.until - b.until);
-		for (const [old] of nearest.slice(0, Math.max(0, this.entries.size - MAX_ENTRIES * 0.9))) this.entries.delete(old);
+		for (const [oldest, { until }] of this.entries) {
+			if (this.entries.size <= MAX_ENTRIES && until > Date.now()) break;
+			this.entries.delete(oldest);
+		}
 		return entry;
 	}
 

@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { inputError } from '../inputError';
-import { quoted, textValue } from '../parameters';
+import { contactValue, textValue } from '../parameters';
 
 export interface ContactItem {
 	value: string;
@@ -16,16 +15,6 @@ export interface LeadContacts {
 
 type Kind = keyof LeadContacts;
 const KINDS: Kind[] = ['emails', 'phones', 'mobiles'];
-
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE_CHARACTERS = /^\+?[0-9().\-\s]+$/;
-/** The longest address (RFC 5321); checked before the pattern, which is slow on huge texts. */
-const MAX_EMAIL_LENGTH = 254;
-/** Far more than any phone number with punctuation. */
-const MAX_PHONE_LENGTH = 40;
-/** The digits of a phone number: a short local number at the least, an international one with extension at most. */
-const MIN_PHONE_DIGITS = 6;
-const MAX_PHONE_DIGITS = 20;
 
 const digits = (value: string) => value.replace(/\D/g, '');
 
@@ -62,16 +51,6 @@ export function hasContactOf(lead: LeadRecord, keys: string[], name: string): bo
 	return keys.some((key) => held.has(key));
 }
 
-function checkContact(this: IExecuteFunctions, i: number, kind: Kind, field: string, value: string): void {
-	if (kind === 'emails') {
-		if (value.length <= MAX_EMAIL_LENGTH && EMAIL_SHAPE.test(value)) return;
-		throw inputError(this.getNode(), i, field, `${quoted(value)} is not a valid email address`);
-	}
-	const count = digits(value).length;
-	if (value.length <= MAX_PHONE_LENGTH && PHONE_CHARACTERS.test(value) && count >= MIN_PHONE_DIGITS && count <= MAX_PHONE_DIGITS) return;
-	throw inputError(this.getNode(), i, field, `${quoted(value)} is not a valid phone number (digits, spaces, + ( ) - . only; 6 to 20 digits)`);
-}
-
 /**
  * Gathers the contacts of one lead from the single fields and the lists under Additional Fields, checking each one's
  * shape. Empty entries are skipped; the same contact (in another case or punctuation) is sent once.
@@ -86,9 +65,8 @@ export function collectContacts(
 	const contacts: LeadContacts = { emails: [], phones: [], mobiles: [] };
 	const added = new Set<string>();
 	const add = (kind: Kind, field: string, raw: unknown, label?: { field: string; raw: unknown }) => {
-		const value = textValue.call(this, i, field, raw);
+		const value = contactValue.call(this, i, field, raw, kind === 'emails' ? 'email' : 'phone');
 		if (value === '') return;
-		checkContact.call(this, i, kind, field, value);
 		const labelText = label ? textValue.call(this, i, label.field, label.raw) : '';
 		// A phone and a mobile with the same digits are two contacts; the same one twice is sent once.
 		const key = `${kind}|${contactKey(kind, value)}`;

@@ -8,11 +8,11 @@ import { simplifyLeadProperties } from './simplify';
 
 /** Lead Create's parameters, as the editor shows them; what they do is create.operation.ts. */
 
-const contactCollection = (
-	displayName: string,
-	name: string,
-	placeholder: string,
-): INodeProperties => ({
+/** A text field of the form. */
+const text = (displayName: string, name: string, extra: Partial<INodeProperties> = {}): INodeProperties => ({ displayName, name, type: 'string', default: '', ...extra });
+
+/** A list of contacts of one kind (Emails, Phones, Mobiles), each a value and its label. */
+const contactCollection = (displayName: string, name: string, placeholder: string): INodeProperties => ({
 	displayName,
 	name,
 	type: 'fixedCollection',
@@ -23,62 +23,17 @@ const contactCollection = (
 		{
 			displayName: displayName.replace(/s$/, ''),
 			name: 'values',
-			values: [
-				{
-					displayName: 'Value',
-					name: 'value',
-					type: 'string',
-					default: '',
-					placeholder,
-				},
-				{
-					displayName: 'Label',
-					name: 'label',
-					type: 'string',
-					default: 'Principal',
-				},
-			],
+			values: [text('Value', 'value', { placeholder }), text('Label', 'label', { default: 'Principal' })],
 		},
 	],
 });
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'A lead needs at least one contact: an email, a phone or a mobile',
-		name: 'contactNotice',
-		type: 'notice',
-		default: '',
-	},
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		default: '',
-		description: 'Name of the contact',
-	},
-	{
-		displayName: 'Company',
-		name: 'company',
-		type: 'string',
-		default: '',
-		description: 'Company of the contact',
-	},
-	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
-		placeholder: 'name@email.com',
-		default: '',
-		description: 'Email address of the lead. More addresses can be added under Additional Fields.',
-	},
-	{
-		displayName: 'Phone',
-		name: 'phone',
-		type: 'string',
-		default: '',
-		placeholder: '+55 11 3333-4444',
-		description: 'Phone number of the lead. More numbers can be added under Additional Fields.',
-	},
+	{ displayName: 'A lead needs at least one contact: an email, a phone or a mobile', name: 'contactNotice', type: 'notice', default: '' },
+	text('Name', 'name', { description: 'Name of the contact' }),
+	text('Company', 'company', { description: 'Company of the contact' }),
+	text('Email', 'email', { placeholder: 'name@email.com', description: 'Email address of the lead. More addresses can be added under Additional Fields.' }),
+	text('Phone', 'phone', { placeholder: '+55 11 3333-4444', description: 'Phone number of the lead. More numbers can be added under Additional Fields.' }),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -86,22 +41,9 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{
-				displayName: 'Contact Label',
-				name: 'contactLabel',
-				type: 'string',
-				default: 'Principal',
-				description: 'Label sent with Email, Phone and Mobile',
-			},
+			text('Contact Label', 'contactLabel', { default: 'Principal', description: 'Label sent with Email, Phone and Mobile' }),
 			contactCollection('Emails', 'emails', 'name@email.com'),
-			{
-				displayName: 'Mobile',
-				name: 'mobile',
-				type: 'string',
-				default: '',
-				placeholder: '+55 11 99999-8888',
-				description: 'Mobile number of the lead',
-			},
+			text('Mobile', 'mobile', { placeholder: '+55 11 99999-8888', description: 'Mobile number of the lead' }),
 			contactCollection('Mobiles', 'mobiles', '+55 11 99999-8888'),
 			contactCollection('Phones', 'phones', '+55 11 3333-4444'),
 		],

@@ -5,14 +5,14 @@ import { asNodeError, isUnreachableError, withNote } from '../../helpers/errors'
 import { outcomeOf } from '../../helpers/outcome';
 import { unwrapRecord } from '../../shared/records';
 import { cancelSignal, pause } from '../../transport/pause';
-import { prospectingApiRequest, type ProspectingRequestOptions } from '../../transport/request';
+import { prospectingApiRequest } from '../../transport/request';
 import { earliestCreatedAt } from '../../transport/serviceClock';
 import { guardWrite } from '../dryRun';
 import { booleanValue, secondsOption, writeSettings } from '../parameters';
 import { inContactTurn, writeOnce, type ContactTurn, type Doubt } from '../writeMemory';
 import { hasContactOf } from './contacts';
 import { DEFAULT_LOST_LEAD_SEARCH_SECONDS, lookForLostLead, mayExistError, searchBeforeSending, triedLines } from './lostLead';
-import { leadFromParameters, matchesEverythingSent, theLeadSent, type LeadToCreate, type SentLead } from './sentLead';
+import { leadFromParameters, matchesEverythingSent, theLeadSent, type SentLead } from './sentLead';
 import { simplifyLead, simplifyLeadsWanted } from './simplify';
 
 export { description } from './create.description';
@@ -23,23 +23,27 @@ export type LeadOutcome = 'created' | 'found';
 /** Pause before sending again a create that never reached the service (a refused connection may be a restart). */
 const NOT_SENT_PAUSE_MS = 1000;
 
-/** One item's create: its lead, its options, and the account its contacts' turn is kept for. */
-interface Create {
-	context: IExecuteFunctions;
-	i: number;
-	lead: LeadToCreate;
-	account: string;
-	settings: ProspectingRequestOptions;
-	windowMs: number;
-	skipIfExists: boolean;
-	sendAgain: boolean;
-	simplify: boolean;
-}
-
 /** What a lost lead is looked for with: the create's own send, or an earlier one (an earlier try or execution). */
 interface Look extends Doubt<SentLead> {
 	known: string[];
 }
+
+/** One item's create: its lead, its options, and the account its contacts' turn is kept for. */
+async function createOf(context: IExecuteFunctions, i: number) {
+	const options = context.getNodeParameter('options', i, {}) as IDataObject;
+	return {
+		context,
+		i,
+		lead: leadFromParameters.call(context, i),
+		account: await accountKey(context),
+		settings: writeSettings.call(context, i),
+		windowMs: secondsOption.call(context, i, options, 'lostLeadSearch', DEFAULT_LOST_LEAD_SEARCH_SECONDS) * 1000,
+		skipIfExists: booleanValue.call(context, i, 'options.skipIfExists', options.skipIfExists, false),
+		sendAgain: booleanValue.call(context, i, 'options.retryWhenNotCreated', options.retryWhenNotCreated, false),
+		simplify: simplifyLeadsWanted.call(context, i),
+	};
+}
+type Create = Awaited<ReturnType<typeof createOf>>;
 
 /** A create that does not look before sending neither waits for its contacts' turn nor leaves them in doubt. */
 const NO_TURN: ContactTurn<SentLead> = { inDoubt: () => undefined, settled: () => undefined };
@@ -50,18 +54,7 @@ const NO_TURN: ContactTurn<SentLead> = { inDoubt: () => undefined, settled: () =
  * at most once per execution item whatever Retry On Fail does (writeOnce); docs/dev/writes.md tells why each step.
  */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const c: Create = {
-		context: this,
-		i,
-		lead: leadFromParameters.call(this, i),
-		account: await accountKey(this),
-		settings: writeSettings.call(this, i),
-		windowMs: secondsOption.call(this, i, options, 'lostLeadSearch', DEFAULT_LOST_LEAD_SEARCH_SECONDS) * 1000,
-		skipIfExists: booleanValue.call(this, i, 'options.skipIfExists', options.skipIfExists, false),
-		sendAgain: booleanValue.call(this, i, 'options.retryWhenNotCreated', options.retryWhenNotCreated, false),
-		simplify: simplifyLeadsWanted.call(this, i),
-	};
+	const c = await createOf(this, i);
 	// Creates that look before sending (Skip If Exists, a retried execution) go one at a time per contact.
 	const looksFirst = c.skipIfExists || this.getMode() === 'retry';
 	const inTurn = async (task: (turn: ContactTurn<SentLead>) => Promise<INodeExecutionData[]>) =>
