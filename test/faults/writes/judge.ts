@@ -328,8 +328,14 @@ function otherWritesAreTrue(j: Judged, run: ExecutionRun, reports: Report[]): st
 		}
 		if (report.kind !== 'success') return;
 		if (operation === 'webhookDelete') {
+			// Gone by the time the item was reported: deleted before this execution's last request about it.
 			const id = String(input.webhookId);
-			if (j.history.webhooks.some((webhook) => webhook.id === id)) violations.push(`${where} reported webhook ${id} deleted while the service still lists it`);
+			const asked = j.history.requests.filter((request) => request.from?.execution === run.index && request.path.startsWith('/api/v1/webhooks')).map(arrivedAt);
+			const deletes = j.history.requests.filter((request) => request.method === 'DELETE' && request.applied?.recordId === id);
+			// Its own delete's answer follows the commit; another's must have come before this execution last asked.
+			const ownDelete = deletes.some((request) => request.from?.execution === run.index);
+			const deletedBefore = deletes.some((request) => Date.parse(request.applied!.at) - j.offsetMs <= Math.max(...asked));
+			if (id !== 'wh_missing' && !ownDelete && !deletedBefore) violations.push(`${where} reported webhook ${id} deleted while the service still listed it`);
 			return;
 		}
 		if (unknown) violations.push(`${where} reported success after an unknown outcome`);
