@@ -96,13 +96,13 @@ export class ProspectingApi implements ICredentialType {
 				{
 					name: 'Auto',
 					value: 'auto',
-					description: "Decided once, from the first reset compared with the answer's Date header",
+					description: "For each answer, the unit that puts the reset within a window after the answer's Date header",
 				},
 				{ name: 'Epoch Seconds', value: 'epochSeconds' },
 				{ name: 'Epoch Milliseconds', value: 'epochMs' },
 				{ name: 'Seconds From Now', value: 'secondsFromNow' },
 			],
-			description: "What the service's X-RateLimit-Reset header counts. Auto ignores a reset that no unit places within a window.",
+			description: "What the service's X-RateLimit-Reset header counts. A reset that the unit does not place within a window after the answer's Date header is ignored.",
 		},
 		{
 			displayName: 'n8n Processes Sharing This Key',
@@ -111,7 +111,7 @@ export class ProspectingApi implements ICredentialType {
 			default: 1,
 			typeOptions: { minValue: 1 },
 			description:
-				'In queue mode, the number of n8n workers that run these nodes with this key: each process keeps to its part of the limits above.',
+				'In queue mode, the number of n8n workers that run these nodes with this key: each process keeps to its part of the limits above. Left at 1, a process takes its part from what the service\'s X-RateLimit-Remaining shows the others use, after a few refusals.',
 		},
 	];
 

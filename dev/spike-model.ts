@@ -7,6 +7,7 @@
  * Run it on the controlled clock (`onControlledClock`): the fair-share tests check it, and `npm run bench:model`
  * reports it over many seeds, trip lengths and workers at unequal paces.
  */
+import { Deadline } from '../nodes/Prospecting/transport/deadline';
 import { RateBudget } from '../nodes/Prospecting/transport/rateBudget';
 import { readRateAnswer, type RateSettings } from '../nodes/Prospecting/transport/rateRules';
 
@@ -40,6 +41,8 @@ export interface SpikeModelOptions {
 	firstAloneMs?: number;
 	/** Seed of the trips; the number of workers by default. */
 	seed?: number;
+	/** Whether the credential states how many workers share the key (n8n Processes Sharing This Key); true by default. */
+	processesStated?: boolean;
 }
 
 export interface SpikeModelResult {
@@ -56,6 +59,10 @@ export interface SpikeModelResult {
 	 * executions were still waiting to start, leaving out a worker held by a 429 of the window before.
 	 */
 	latestFirstCallMs: number;
+	/** 429s per window, and the longest hold a refusal put on a budget against the longest Retry-After the service sent. */
+	refusedPerWindow: number[];
+	longestHoldMs: number;
+	longestAskedMs: number;
 }
 
 /** A small deterministic generator of whole numbers from `min` to `max`, so a run's trips are the same every time. */
@@ -80,6 +87,8 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 	let lastStartedIn = -1;
 	let refused = 0;
 	const refusedPerWorkerWindow = new Map<string, number>();
+	const refusedPerWindow: number[] = [];
+	let [longestHoldMs, longestAskedMs] = [0, 0];
 	const firstCallMs = new Map<string, number>();
 	let left = executions;
 	const serve = (worker: number) => {
@@ -92,6 +101,7 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 			callsPerWindow[window.index] = window.count;
 		} else {
 			refused += 1;
+			refusedPerWindow[window.index] = (refusedPerWindow[window.index] ?? 0) + 1;
 			const refusal = key(worker, window.index);
 			refusedPerWorkerWindow.set(refusal, (refusedPerWorkerWindow.get(refusal) ?? 0) + 1);
 		}
@@ -114,19 +124,23 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 	};
 	const worker = async (index: number) => {
 		if (index > 0 && options.firstAloneMs) await new Promise((resolve) => setTimeout(resolve, options.firstAloneMs));
-		const settings: RateSettings = { limit, windowMs, processes: workers, resetUnit: 'auto' };
+		const settings: RateSettings = { limit, windowMs, processes: options.processesStated === false ? 1 : workers, resetUnit: 'auto' };
 		const budget = new RateBudget();
 		const call = async () => {
-			for (;;) {
-				const reservation = await budget.acquire(settings);
+			// A workflow's call: its turn is never bounded, and the service's waits here always fit.
+			const deadline = new Deadline(Infinity);
+			for (let place = budget.enter(); ; ) {
+				const reservation = await budget.acquire(settings, deadline, undefined, place);
+				place = reservation.place;
 				await trip(index);
 				const { status, headers } = serve(index);
 				await trip(index);
 				await stallEnd(index);
 				const now = Date.now();
-				budget.settle(reservation, readRateAnswer(headers, status, now, budget.unitFor(settings), windowMs), settings, now);
+				budget.settle(reservation, readRateAnswer(headers, status, now, settings), settings, now);
 				if (status === 200) break;
-				await new Promise((resolve) => setTimeout(resolve, Number(headers['retry-after']) * 1000));
+				longestHoldMs = Math.max(longestHoldMs, budget.figures().hold.until - now);
+				longestAskedMs = Math.max(longestAskedMs, Number(headers['retry-after']) * 1000);
 			}
 		};
 		const slot = async () => {
@@ -153,5 +167,8 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 		refused,
 		mostRefusedInOneWindow: Math.max(0, ...refusedPerWorkerWindow.values()),
 		latestFirstCallMs,
+		refusedPerWindow: Array.from(callsPerWindow, (_, index) => refusedPerWindow[index] ?? 0),
+		longestHoldMs,
+		longestAskedMs,
 	};
 }

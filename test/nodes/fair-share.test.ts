@@ -2,6 +2,7 @@
  * Queue mode: each n8n worker keeps its own budget (n8n gives a community node no shared store) and takes its part of
  * the limits, as the credential's "n8n Processes Sharing This Key" says, headers or not.
  */
+import { Deadline } from '../../nodes/Prospecting/transport/deadline';
 import { RateBudget, type Reservation } from '../../nodes/Prospecting/transport/rateBudget';
 import { readRateAnswer, type RateSettings } from '../../nodes/Prospecting/transport/rateRules';
 import { onControlledClock } from '../../dev/harness/clock';
@@ -33,14 +34,14 @@ async function oneWindow(clients: number, limit: number) {
 					'x-ratelimit-remaining': String(answer.remaining),
 					'x-ratelimit-reset': String(resetAt),
 				};
-				budget.settle(answer.reservation, readRateAnswer(headers, answer.status, Date.now(), 'auto', 60_000), settings);
+				budget.settle(answer.reservation, readRateAnswer(headers, answer.status, Date.now(), settings), settings);
 				pending[index] = undefined;
 			}
 			if (waiting[index]) continue;
 			// A budget that holds the call waits for the window's end: that client is done with this window.
 			const abort = new AbortController();
 			let reservation: Reservation | undefined;
-			const acquired = budget.acquire(settings, { signal: abort.signal }).then(
+			const acquired = budget.acquire(settings, new Deadline(Infinity), abort.signal).then(
 				(reserved: Reservation) => (reservation = reserved),
 				() => undefined,
 			);
@@ -157,6 +158,17 @@ describe('a spike across workers of one key, ten executions each, against one co
 			const options = { workers: 4, executions: 200, windowMs: 5000, tripMs: [20, 100] as [number, number], firstAloneMs: 750, seed };
 			const { result } = await onControlledClock(async () => await spikeAcrossWorkers(options));
 			if (result.mostRefusedInOneWindow > 1) moreThanOne.push({ seed, most: result.mostRefusedInOneWindow });
+		}
+		expect(moreThanOne).toEqual([]);
+	}, 60_000);
+
+	it('4 workers sharing the key without the processes setting, headers on every answer: past the first window at most one 429 per worker in a window, and no hold longer than the service asked', async () => {
+		const moreThanOne: Array<{ seed: number; refusedPerWindow: number[] }> = [];
+		for (let seed = 1; seed <= 6; seed++) {
+			const options = { workers: 4, executions: 200, windowMs: 5000, tripMs: [20, 100] as [number, number], processesStated: false, seed };
+			const { result } = await onControlledClock(async () => await spikeAcrossWorkers(options));
+			if (result.refusedPerWindow.slice(1).some((refused) => refused > 4)) moreThanOne.push({ seed, refusedPerWindow: result.refusedPerWindow });
+			expect(result.longestHoldMs).toBeLessThanOrEqual(result.longestAskedMs);
 		}
 		expect(moreThanOne).toEqual([]);
 	}, 60_000);

@@ -54,7 +54,7 @@ it("fails at once, naming an earlier call's refusal, when the key is held longer
 
 	expect(run.error?.message).toMatch(/\(maximum 1 s\)$/);
 	expect(String((run.error as { description?: string }).description)).toMatch(
-		/^An earlier call with this key was refused with 429 \(too many requests\) and the service asked to wait [23](\.\d)? s more, more than the 1 s left of the maximum, so this call was not sent\./,
+		/^An earlier call with this key was refused with 429 \(too many requests\) and the service asked to wait [23](\.\d)? s more \(Retry-After\), more than the 1 s left of the maximum, so this call was not sent\./,
 	);
 	expect((await held).error).toBeUndefined();
 	expect(sandbox.control.requests().map((request) => request.status)).toEqual([429, 200]);

@@ -146,16 +146,29 @@ it('2. a refused write goes again before the writes that queued behind it while 
 	expect(created).toHaveLength(3);
 }, 30_000);
 
-it('Max Rate Limit Wait: a call that a spent window would hold longer fails at once, saying when it could go', async () => {
+it('Max Rate Limit Wait: as a tool, a call that a spent window would hold longer fails at once, saying when it could go', async () => {
+	const service = await scriptedService([(now) => ({ status: 200, headers: { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Math.ceil(now / 1000) + 30) } })]);
+	try {
+		expect((await runWorkflow(listFields, { baseUrl: service.url, apiKey: service.apiKey })).error).toBeUndefined();
+		const tool = await runToolForm(service, { ...listFields, options: { maxRateLimitWait: 1 } });
+		expect(String(tool.items[0]?.json.error)).toMatch(
+			/The rate limit of this key lets this call go in \d+(\.\d)? s at the earliest, more than the 1 s left of the maximum, so it was not sent\./,
+		);
+		expect(service.at).toHaveLength(1);
+	} finally {
+		await service.stop();
+	}
+});
+
+it('Max Rate Limit Wait: in a workflow, a call whose window is spent waits for its end, since waiting for its turn is not counted', async () => {
 	const service = await scriptedService([(now) => ({ status: 200, headers: { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Math.ceil(now / 1000) + 30) } })]);
 	try {
 		const credential = { baseUrl: service.url, apiKey: service.apiKey };
-		expect((await runWorkflow(listFields, credential)).error).toBeUndefined();
-		const run = await runWorkflow({ ...listFields, options: { maxRateLimitWait: 1 } }, credential);
-		expect(String((run.error as { description?: string } | undefined)?.description)).toMatch(
-			/^The rate limit of this key lets this call go in \d+(\.\d)? s at the earliest, more than the 1 s left of the maximum, so it was not sent\./,
-		);
-		expect(service.at).toHaveLength(1);
+		await onControlledClock(async () => {
+			expect((await runWorkflow(listFields, credential)).error).toBeUndefined();
+			expect((await runWorkflow({ ...listFields, options: { maxRateLimitWait: 1 } }, credential)).error).toBeUndefined();
+		});
+		expect(service.at[1] - service.at[0]).toBeGreaterThanOrEqual(29_000);
 	} finally {
 		await service.stop();
 	}
@@ -249,7 +262,7 @@ it("8. a service clock 5 s ahead is read against the answer's Date: a walk acros
 	expect(elapsedMs).toBeLessThan(7000);
 });
 
-it('9. the wait after a refusal doubles per key: six executions against a key that keeps refusing send few requests, not one a second each', async () => {
+it('9. a key that keeps refusing is tried one call at a time: six executions send one request per Retry-After once it refused again, not one a second each', async () => {
 	const sandbox = await sandboxWith({ dataset: { customFields: 1 } });
 	sandbox.control.injectFault({ kind: 'rate-limit', count: 1000, retryAfterSeconds: 1 });
 	const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
@@ -257,6 +270,89 @@ it('9. the wait after a refusal doubles per key: six executions against a key th
 		async () => await Promise.all(Array.from({ length: 6 }, async () => await runWorkflow({ ...listFields, options: { maxRateLimitWait: 7 } }, credential))),
 	);
 	expect(runs.every((run) => /Rate limit still reached/.test(String(run.error?.message)))).toBe(true);
-	// Six at once, then one at a time after holds of 1, 2 and 4 s; one request a second per execution would be 24.
-	expect(sandbox.control.requests().length).toBeLessThanOrEqual(10);
+	// Six at once, six again after the first 1 s hold, then one a second; one request a second per execution would be 42.
+	expect(sandbox.control.requests().length).toBeLessThanOrEqual(6 + 6 + 7);
+});
+
+describe('the defects of a review, tried as users would (issue 56)', () => {
+	const statuses = (sandbox: RunningSandbox) => sandbox.control.requests().map((request) => request.status);
+
+	it("N1. a credential with a 1 s window leaves another credential's spent 60 s budget alone: that key's next call waits for its window", async () => {
+		const sandbox = await sandboxWith({ apiKeys: ['a'.repeat(40), 'b'.repeat(40)], windowSeconds: 60, readLimit: 1, dataset: { customFields: 1 } });
+		const slow = { baseUrl: sandbox.url, apiKey: 'a'.repeat(40), readsPerWindow: 1, rateLimitWindowSeconds: 60 };
+		const fast = { baseUrl: sandbox.url, apiKey: 'b'.repeat(40), readsPerWindow: 1, rateLimitWindowSeconds: 1 };
+		await onControlledClock(async () => {
+			expect((await runWorkflow(listFields, slow)).error).toBeUndefined();
+			await new Promise((resolve) => setTimeout(resolve, 3100));
+			expect((await runWorkflow(listFields, fast)).error).toBeUndefined();
+			expect((await runWorkflow(listFields, slow)).error).toBeUndefined();
+		});
+		expect(statuses(sandbox)).toEqual([200, 200, 200]);
+		const [first, , again] = sandbox.control.requests();
+		expect(Date.parse(again.at) - Date.parse(first.at)).toBeGreaterThanOrEqual(59_000);
+	});
+
+	it('N2. X-RateLimit-Reset Unit switched back to Auto decides the unit itself: a spent window resumes at its reset', async () => {
+		const sandbox = await sandboxWith({ windowSeconds: 60, readLimit: 2, rateLimitResetFormat: 'epoch-ms', clockWindows: true, dataset: { customFields: 1 } });
+		const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, readsPerWindow: 2 };
+		await onControlledClock(async () => {
+			// 50 s into one of the service's windows, which are aligned to the clock.
+			await new Promise((resolve) => setTimeout(resolve, 60_000 - (Date.now() % 60_000) + 50_000));
+			// Seconds From Now puts the service's epoch milliseconds thousands of years ahead.
+			expect((await runWorkflow(listFields, { ...credential, rateLimitResetUnit: 'secondsFromNow' })).error).toBeUndefined();
+			for (let run = 0; run < 2; run++) expect((await runWorkflow(listFields, { ...credential, rateLimitResetUnit: 'auto' })).error).toBeUndefined();
+		});
+		const [first, , last] = sandbox.control.requests();
+		expect(statuses(sandbox)).toEqual([200, 200, 200]);
+		expect(Date.parse(last.at) - Date.parse(first.at)).toBeLessThanOrEqual(11_000);
+	});
+
+	it('N3. an explicit X-RateLimit-Reset Unit that puts the reset in 1970 does not unpace the calls: ten pages at three a window draw no 429', async () => {
+		const sandbox = await sandboxWith({ windowSeconds: 1, readLimit: 3, rateLimitResetFormat: 'delta-seconds', dataset: { leads: 10 } });
+		const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, readsPerWindow: 3, rateLimitWindowSeconds: 1, rateLimitResetUnit: 'epochSeconds' };
+		const { result: run } = await onControlledClock(async () => await runWorkflow({ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } }, credential));
+		expect(run.items).toHaveLength(10);
+		expect(statuses(sandbox).filter((status) => status === 429)).toEqual([]);
+	});
+
+	it('N4. a Retry-After of 60000 (milliseconds sent as seconds) does not hold the key for hours: the call goes again within a window', async () => {
+		const service = await scriptedService([() => ({ status: 429, headers: { 'Retry-After': '60000' } }), () => ({ status: 200 })]);
+		try {
+			const { result: run } = await onControlledClock(async () => await runWorkflow(listFields, { baseUrl: service.url, apiKey: service.apiKey }));
+			expect(run.error?.message).toBeUndefined();
+			expect(service.at[1] - service.at[0]).toBeLessThanOrEqual(61_000);
+		} finally {
+			await service.stop();
+		}
+	});
+
+	it('N6. one key behind two base URLs has one budget: together they keep to its limit', async () => {
+		const sandbox = await sandboxWith({ windowSeconds: 60, readLimit: 2, dataset: { customFields: 1 } });
+		const port = new URL(sandbox.url).port;
+		const credentials = [`http://127.0.0.1:${port}`, `http://localhost:${port}`].map((baseUrl) => ({ baseUrl, apiKey: sandbox.apiKey, readsPerWindow: 2 }));
+		await onControlledClock(async () => {
+			for (const credential of [...credentials, ...credentials]) expect((await runWorkflow(listFields, credential)).error).toBeUndefined();
+		});
+		expect(statuses(sandbox)).toEqual([200, 200, 200, 200]);
+	});
+
+	it('R3. as a tool, a read whose connection keeps dropping at two reads a window fails with that failure, not as a rate limit', async () => {
+		const sandbox = await sandboxWith({ dataset: { customFields: 1 } });
+		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 10 });
+		const tool = await runToolForm(sandbox, { ...listFields, options: { maxRateLimitWait: 3 } }, { credential: { readsPerWindow: 2 } });
+		const answer = String(tool.items[0]?.json.error);
+		expect(answer).not.toMatch(/Rate limit/);
+		expect(answer).toMatch(/connection|network|socket|reset|hang up/i);
+	}, 30_000);
+
+	it("7. lowered from ten reads to one, a credential's limit applies from the next call: with headers on every answer it waits for the window", async () => {
+		const sandbox = await sandboxWith({ dataset: { customFields: 1 } });
+		const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, readsPerWindow: 10 };
+		const { elapsedMs } = await onControlledClock(async () => {
+			expect((await runWorkflow(listFields, credential)).error).toBeUndefined();
+			expect((await runWorkflow(listFields, { ...credential, readsPerWindow: 1 })).error).toBeUndefined();
+		});
+		expect(elapsedMs).toBeGreaterThanOrEqual(59_000);
+		expect(statuses(sandbox)).toEqual([200, 200]);
+	});
 });

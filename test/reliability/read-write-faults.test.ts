@@ -6,6 +6,7 @@
 import * as http from 'node:http';
 import * as net from 'node:net';
 
+import { MAX_READ_RETRIES, READ_RETRY_BASE_MS } from '../../nodes/Prospecting/transport/request';
 import { expectNoSecret, jsonOf, runNode, runNodeOnClock } from '../nodes/support';
 import { useSandbox } from '../support/sandbox';
 
@@ -27,7 +28,7 @@ it('a burst of 500, 502, 503 and a dropped connection on one page is retried; th
 	expect(statuses()).toEqual([500, 502, 503, 0, 200, 200, 200]);
 	expect(run.logs.filter((line) => line.includes('retry'))).toEqual(
 		['status 500', 'status 502', 'status 503', 'ECONNRESET'].map(
-			(reason, retry) => `[debug] Prospecting: GET /leads failed (${reason}); retry ${retry + 1} in ${300 * 2 ** retry} ms`,
+			(reason, retry) => `[debug] Prospecting: GET /leads failed (${reason}); retry ${retry + 1} in ${READ_RETRY_BASE_MS * 2 ** retry} ms`,
 		),
 	);
 	expectNoSecret(run, sandbox.apiKey);
@@ -36,16 +37,16 @@ it('a burst of 500, 502, 503 and a dropped connection on one page is retried; th
 it('a read that keeps failing with 502 stops after 5 attempts with a clear error', async () => {
 	sandbox.control.injectFault({ kind: 'status', status: 502, count: 50, methods: ['GET'] });
 	const run = await runNodeOnClock(walkLeads, connection);
-	expect(run.error?.message).toBe('The service failed to process the request (502) after 5 attempts');
+	expect(run.error?.message).toBe(`The service failed to process the request (502) after ${1 + MAX_READ_RETRIES} attempts`);
 	expect(String((run.error as { description?: string }).description)).toMatch(/item 0, GET \/leads/);
-	expect(statuses()).toEqual([502, 502, 502, 502, 502]);
+	expect(statuses()).toEqual(new Array(1 + MAX_READ_RETRIES).fill(502));
 });
 
 it('a read whose connection always drops stops after 5 attempts saying the service could not be reached', async () => {
 	sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 50, methods: ['GET'] });
 	const run = await runNodeOnClock(walkLeads, connection);
-	expect(run.error?.message).toMatch(/^Could not reach the service after 5 attempts: /);
-	expect(statuses()).toEqual([0, 0, 0, 0, 0]);
+	expect(run.error?.message).toMatch(new RegExp(`^Could not reach the service after ${1 + MAX_READ_RETRIES} attempts: `));
+	expect(statuses()).toEqual(new Array(1 + MAX_READ_RETRIES).fill(0));
 	expectNoSecret(run, sandbox.apiKey);
 });
 
@@ -70,10 +71,10 @@ describe('a Base URL where something other than the service answers', () => {
 		const other = await notHttpServer();
 		try {
 			const run = await runNodeOnClock(walkLeads, { baseUrl: `http://127.0.0.1:${other.port}`, apiKey: sandbox.apiKey });
-			expect(run.error?.message).toBe('Could not reach the service after 5 attempts: the connection failed');
-			expect(other.connections()).toBe(5);
+			expect(run.error?.message).toBe(`Could not reach the service after ${1 + MAX_READ_RETRIES} attempts: the connection failed`);
+			expect(other.connections()).toBe(1 + MAX_READ_RETRIES);
 			expect(run.logs.filter((line) => line.includes('retry'))).toEqual(
-				[[1, 300], [2, 600], [3, 1200], [4, 2400]].map(([retry, ms]) => `[debug] Prospecting: GET /leads failed (network error); retry ${retry} in ${ms} ms`),
+				Array.from({ length: MAX_READ_RETRIES }, (_, retry) => `[debug] Prospecting: GET /leads failed (network error); retry ${retry + 1} in ${READ_RETRY_BASE_MS * 2 ** retry} ms`),
 			);
 		} finally {
 			await other.close();

@@ -207,25 +207,31 @@ describe('an error for a rate limit that outlasts Max Rate Limit Wait', () => {
 	const raise = ' Raise "Max Rate Limit Wait" in the node options, or spread the calls over more time.';
 
 	it('says how long it waited, how often it was refused, what the service asked and how much of the maximum was left', () => {
-		const error = errorFromRateLimit(node, { ...call, refusals: 1, askedWaitMs: 5000, body: { message: 'Muitas requisições.' } }, '', false);
+		const error = errorFromRateLimit(node, { ...call, refusals: 1, askedWaitMs: 5000, heldBy: 'Retry-After', body: { message: 'Muitas requisições.' } }, '', false);
 		expect(error.message).toBe('Rate limit still reached after waiting 1.2 s in total (maximum 3 s)');
 		expect(String(error.description).split('\n')).toEqual([
 			`The service refused the request 1 time with 429 (too many requests) and asked to wait 5 s (Retry-After), more than the 1.8 s left of the maximum, so it was not sent again.${raise}`,
 			'Service message: Muitas requisições.',
 			'(item 0, GET /leads)',
 		]);
-		expect(lines({ refusals: 2 })).toEqual([`The service refused the request 2 times with 429 (too many requests).${raise}`, '(item 0, GET /leads)']);
+		expect(lines({ refusals: 2, askedWaitMs: 4000, heldBy: 'X-RateLimit-Reset' })).toEqual([
+			`The service refused the request 2 times with 429 (too many requests) and asked to wait 4 s (X-RateLimit-Reset), more than the 1.8 s left of the maximum, so it was not sent again.${raise}`,
+			'(item 0, GET /leads)',
+		]);
+		expect(lines({ refusals: 3, askedWaitMs: 120_000, heldBy: 'doubling' })[0]).toBe(
+			`The service refused the request 3 times with 429 (too many requests) and gave no wait (no Retry-After or X-RateLimit-Reset), so the key waits 120 s (a window, doubled with each such refusal), more than the 1.8 s left of the maximum, so it was not sent again.${raise}`,
+		);
 	});
 
 	it("says when a call held back by the key's pace or an earlier refusal could go, and that it was not sent", () => {
-		expect(lines({ paced: true })[0]).toBe(
+		expect(lines({})[0]).toBe(
 			`The rate limit of this key lets this call go only after the calls ahead of it, more than the 1.8 s left of the maximum, so it was not sent.${raise}`,
 		);
-		expect(lines({ paced: true, askedWaitMs: 2500 })[0]).toBe(
+		expect(lines({ askedWaitMs: 2500 })[0]).toBe(
 			`The rate limit of this key lets this call go in 2.5 s at the earliest, more than the 1.8 s left of the maximum, so it was not sent.${raise}`,
 		);
-		expect(lines({ askedWaitMs: 2500 })[0]).toBe(
-			`An earlier call with this key was refused with 429 (too many requests) and the service asked to wait 2.5 s more, more than the 1.8 s left of the maximum, so this call was not sent.${raise}`,
+		expect(lines({ askedWaitMs: 2500, heldBy: 'Retry-After' })[0]).toBe(
+			`An earlier call with this key was refused with 429 (too many requests) and the service asked to wait 2.5 s more (Retry-After), more than the 1.8 s left of the maximum, so this call was not sent.${raise}`,
 		);
 	});
 });

@@ -78,24 +78,16 @@ export async function credentialsOf(context: ProspectingContext): Promise<Prospe
 	return await pending;
 }
 
-/** The account a key reaches, named without keeping the key. Host case and a default port do not make another. */
-export function budgetKey(baseUrl: string, apiKey: string): string {
-	let address = baseUrl;
-	try {
-		const url = new URL(baseUrl);
-		address = `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
-	} catch {
-		// Not a URL: the request fails on it before any call, so the text itself names the budget.
-	}
-	return `${address}|${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}`;
+/** The account a key reaches (each key belongs to one account), named without keeping the key. */
+export function budgetKey(apiKey: string): string {
+	return createHash('sha256').update(apiKey).digest('hex').slice(0, 32);
 }
 
-/** The account the credential reaches (base URL and a hash of the key), as the rate budgets name it. */
+/** The account the credential's key reaches, as the rate budgets name it, whatever base URL leads to it. */
 export async function accountKey(context: ProspectingContext): Promise<string> {
 	const credentials = await credentialsOf(context);
-	return budgetKey(normaliseBaseUrl(credentials?.baseUrl), String(credentials?.apiKey ?? ''));
+	return budgetKey(String(credentials?.apiKey ?? ''));
 }
-
 
 /**
  * The credential of a call, its base URL normalised and its key checked, or an error naming the item and the field.

@@ -334,10 +334,10 @@ export function errorFromRateLimit(
 		waitedMs: number;
 		maxWaitMs: number;
 		refusals: number;
-		/** The wait the service asked for, when it alone would pass the maximum. */
+		/** The wait the call would need, when known: the hold or the pace alone would pass the maximum. */
 		askedWaitMs?: number;
-		/** No refusal: the key's pace (calls ahead of this one, a spent window) would hold it past the maximum. */
-		paced?: boolean;
+		/** What holds the key: a 429's Retry-After or reset, or a doubled wait; none when the pace alone holds the call. */
+		heldBy?: 'Retry-After' | 'X-RateLimit-Reset' | 'doubling';
 	},
 	secret: string | undefined,
 	isWrite: boolean,
@@ -349,17 +349,19 @@ export function errorFromRateLimit(
 	const message = `Rate limit still reached after waiting ${waited} s in total (maximum ${max} s)`;
 	const times = failure.refusals === 1 ? '1 time' : `${failure.refusals} times`;
 	const left = `${seconds(Math.max(0, failure.maxWaitMs - failure.waitedMs))} s left of the maximum`;
+	const wait = seconds(failure.askedWaitMs ?? 0);
+	const more = failure.refusals === 0 ? ' more' : '';
 	const asked =
-		failure.askedWaitMs !== undefined
-			? ` and asked to wait ${seconds(failure.askedWaitMs)} s (Retry-After), more than the ${left}, so it was not sent again`
-			: '';
-	const when = failure.askedWaitMs ? `in ${seconds(failure.askedWaitMs)} s at the earliest` : 'only after the calls ahead of it';
-	const heldBy = `An earlier call with this key was refused with 429 (too many requests) and the service asked to wait`;
-	const reason = failure.paced
-		? `The rate limit of this key lets this call go ${when}, more than the ${left}, so it was not sent.`
-		: failure.refusals === 0
-			? `${heldBy} ${seconds(failure.askedWaitMs ?? 0)} s more, more than the ${left}, so this call was not sent.`
-			: `The service refused the request ${times} with 429 (too many requests)${asked}.`;
+		failure.heldBy === 'doubling'
+			? `gave no wait (no Retry-After or X-RateLimit-Reset), so the key waits ${wait} s${more} (a window, doubled with each such refusal)`
+			: `asked to wait ${wait} s${more} (${failure.heldBy})`;
+	const when = failure.askedWaitMs ? `in ${wait} s at the earliest` : 'only after the calls ahead of it';
+	const reason =
+		failure.heldBy === undefined
+			? `The rate limit of this key lets this call go ${when}, more than the ${left}, so it was not sent.`
+			: failure.refusals === 0
+				? `An earlier call with this key was refused with 429 (too many requests) and the service ${asked}, more than the ${left}, so this call was not sent.`
+				: `The service refused the request ${times} with 429 (too many requests) and ${asked}, more than the ${left}, so it was not sent again.`;
 	const description = [
 		`${reason} Raise "Max Rate Limit Wait" in the node options, or spread the calls over more time.`,
 		fromService ? `Service message: ${fromService}` : '',

@@ -1,159 +1,166 @@
 import { budgetKey } from '../helpers/account';
+import type { Deadline } from './deadline';
 import { leaveIfCancelled, pause } from './pause';
-import { IN_STEP_MS, holdAfterRefusal, readyAt, type BudgetFigures, type RateAnswer, type RateSettings, type ResetUnit } from './rateRules';
+import { IN_STEP_MS, WINDOWS_REMEMBERED, countedUntil, holdAfterRefusal, readyAt, windowAfter, type BudgetFigures, type HoldReason, type RateAnswer, type RateSettings } from './rateRules';
 
 export type CallKind = 'read' | 'write';
 
 /** The service's documented limits, assumed where a credential leaves them unset. */
 export const DEFAULT_WINDOW_SECONDS = 60;
 export const DEFAULT_LIMITS: Record<CallKind, number> = { read: 200, write: 100 };
-/** [9] A budget unused this many windows is dropped: its figures are of windows long ended. */
-const IDLE_WINDOWS = 3;
-/** Node timers run at most this long; a longer wait looks again after it. */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
+/** [12] A budget unused this many of its windows is dropped: its figures are of windows long ended. */
+export const IDLE_WINDOWS = 3;
+const LONGEST_TIMER_MS = 2 ** 31 - 1; // Node's longest timer: a longer wait looks again after it
 
-/** The call could go only later than its deadline allows (`neededMs` undefined: after the calls ahead of it). */
+/** [9] The call could go only later than its deadline allows (`neededMs` undefined: after the calls ahead of it). */
 export class RateWaitTooLong extends Error {
-	constructor(readonly neededMs?: number) { super(`The rate limit allows this call ${neededMs === undefined ? 'later' : `in ${Math.round(neededMs)} ms`}`); }
+	constructor(readonly neededMs: number | undefined, readonly heldBy?: HoldReason) {
+		super(`The rate limit allows this call ${neededMs === undefined ? 'later' : `in ${Math.round(neededMs)} ms`}`);
+	}
 }
 
-/** A call let go by `acquire`, and when it went. */
-export interface Reservation { at: number }
-interface Waiter { wake: () => void }
+/** A call let go: when it went, and its place in the order calls came (kept when it goes again). */
+export interface Reservation { at: number; place: number }
+/** What a waiting call does now: go, wait until a time (or a change), or give up. */
+export type Step = { go: true } | { until: number } | { tooLate: RateWaitTooLong };
 
-/**
- * One budget (reads or writes) of one account, shared by every execution of this process: a queue in the order calls
- * came (a refused call back at its head) whose head goes when the rules say.
- */
+/** One budget (reads or writes) of one key, shared by every execution of this process. */
 export class RateBudget {
-	private readonly queue: Waiter[] = [];
-	/** What the rules read (rateRules.ts › BudgetFigures); only this class changes it. */
-	private readonly state: BudgetFigures = { inFlight: 0, countedFrom: [], heldUntil: 0, holdMs: 0, resetAt: 0, announcedLimit: Infinity, inStepUntil: 0 };
-	/** [2] The reset's unit, decided by the first answer that shows it. */
-	private resetUnit?: ResetUnit;
+	/** [10] The places of the calls waiting, in the order they first asked; the head goes when the rules say. */
+	private readonly waiting: number[] = [];
+	private readonly wakes = new Map<number, () => void>();
+	private places = 0;
+	/** [12] The window of the latest call, by which the budget is found idle. */
+	private windowMs = DEFAULT_WINDOW_SECONDS * 1000;
+	private readonly state: BudgetFigures = {
+		...{ inFlight: 0, countedUntil: [], windowEnd: 0, inStepUntil: 0, announcedLimit: Infinity, earlierWindows: [] },
+		...{ hold: { until: 0, ms: 0, by: 'doubling', again: false }, window: { end: 0, spent: false, own: 0, others: 0 } },
+	};
 
 	figures = (): Readonly<BudgetFigures> => this.state;
 
-	/** [2] The unit to read this budget's resets in: the credential's, or in auto the one decided. */
-	unitFor = (settings: RateSettings): ResetUnit => (settings.resetUnit === 'auto' ? (this.resetUnit ?? 'auto') : settings.resetUnit);
+	/** [10] A call asks for its turn; one that goes again (after a 429, before a read's retry) keeps its first place. */
+	enter(place = this.places++): number {
+		if (!this.waiting.includes(place)) this.waiting.splice(this.waiting.filter((other) => other < place).length, 0, place);
+		return place;
+	}
 
-	/**
-	 * [8] Waits for this call's turn (`first`: a refused call's place at the head) and the rules, leaving at once when
-	 * its execution is cancelled; [7] fails with `RateWaitTooLong` when it could go only after `deadlineAt`.
-	 */
-	async acquire(settings: RateSettings, options: { signal?: AbortSignal; deadlineAt?: number; first?: boolean } = {}): Promise<Reservation> {
-		const { signal, deadlineAt } = options;
-		const me: Waiter = { wake: () => undefined };
-		this.queue.splice(options.first ? 0 : this.queue.length, 0, me);
-		this.queue[1]?.wake();
+	/** [9] [10] What the call at `place` does now: the head goes when the rules say, unless that is past its deadline. */
+	next(place: number, settings: RateSettings, deadline: Deadline, now: number): Step {
+		this.windowMs = settings.windowMs > 0 ? settings.windowMs : DEFAULT_WINDOW_SECONDS * 1000;
+		const head = this.waiting[0] === place;
+		const ready = head ? readyAt(this.state, settings, now) : Infinity;
+		if (ready <= now) return { go: true };
+		const held = now < this.state.hold.until;
+		// The soonest it could go: its turn as the head, else not before the hold ends (Infinity: after the calls ahead).
+		const soonest = head ? ready : held ? this.state.hold.until : Infinity;
+		const latest = deadline.latest(held, now);
+		if (now < latest && !(soonest > latest && soonest < Infinity)) return { until: Math.min(ready, latest) };
+		return { tooLate: new RateWaitTooLong(soonest < Infinity ? soonest - now : undefined, held ? this.state.hold.by : undefined) };
+	}
+
+	/** The call at `place` goes: it leaves the queue and is on its way. */
+	start(place: number, now: number): Reservation {
+		this.leave(place);
+		this.state.inFlight += 1;
+		return { at: now, place };
+	}
+
+	/** The call at `place` no longer waits (it went, gave up or was stopped): the next one looks again. */
+	leave(place: number): void {
+		this.waiting.splice(this.waiting.includes(place) ? this.waiting.indexOf(place) : this.waiting.length, 1);
+		this.wakes.delete(place);
+		this.wakes.get(this.waiting[0])?.();
+	}
+
+	/** [10] Waits for the call's turn and the rules, leaving at once when its execution is cancelled. */
+	async acquire(settings: RateSettings, deadline: Deadline, signal?: AbortSignal, place = this.enter()): Promise<Reservation> {
+		this.enter(place);
 		try {
 			for (;;) {
-				if (signal?.aborted) await leaveIfCancelled(signal); // no await otherwise: the sleep below sees a later abort
-				const now = Date.now();
-				const at = this.queue[0] === me ? readyAt(this.state, settings, now) : Infinity;
-				if (at <= now) break;
-				if (deadlineAt !== undefined && (now >= deadlineAt || (at !== Infinity && at > deadlineAt))) {
-					throw new RateWaitTooLong(at === Infinity ? undefined : at - now);
-				}
-				await this.sleep(me, Math.min(at, deadlineAt ?? Infinity) - now, signal);
+				await leaveIfCancelled(signal);
+				const step = this.next(place, settings, deadline, Date.now());
+				if ('go' in step) return this.start(place, Date.now());
+				if ('tooLate' in step) throw step.tooLate;
+				// Sleeps until its time, a change of the budget (a wake), or the execution's cancel.
+				const woken = new AbortController();
+				this.wakes.set(place, () => woken.abort());
+				await pause(Math.min(step.until - Date.now(), LONGEST_TIMER_MS), signal ? AbortSignal.any([woken.signal, signal]) : woken.signal).catch(() => undefined);
 			}
 		} finally {
-			this.queue.splice(this.queue.indexOf(me), 1);
-			this.queue[0]?.wake();
+			this.leave(place);
 		}
-		this.state.inFlight += 1;
-		return { at: Date.now() };
 	}
 
-	/** Sleeps until `ms` pass, the budget changes (`wake`), or the execution is cancelled. */
-	private async sleep(me: Waiter, ms: number, signal?: AbortSignal): Promise<void> {
-		const woken = new AbortController();
-		const wake = new Promise<void>((resolve) => (me.wake = () => resolve(woken.abort())));
-		signal?.addEventListener('abort', me.wake, { once: true });
-		await Promise.race([pause(Math.min(ms, LONGEST_TIMER_MS), woken.signal).catch(() => undefined), wake]);
-		signal?.removeEventListener('abort', me.wake);
-		await leaveIfCancelled(signal);
-	}
-
-	/** Records the answer of `reservation`'s call, or of none; without an answer the call is given back (it may have counted). */
+	/** Records the answer of `reservation`'s call, or of none; [11] a call without an answer counts (it may have). */
 	settle(reservation: Reservation | undefined, answer: RateAnswer | undefined, settings: RateSettings, now = Date.now()): void {
 		const f = this.state;
 		if (reservation) {
 			f.inFlight = Math.max(0, f.inFlight - 1);
-			// [3] Counted a window from its answer, or to its window's end where the answer tells it sooner, in order; [9]
-			// bounded: no pace is more than the credential's limit, and one call more goes only to learn the window.
-			const from = Math.min(now, (answer?.resetAt ?? Infinity) - settings.windowMs);
-			f.countedFrom.splice(f.countedFrom.filter((at) => at <= from).length, 0, from);
-			if (f.countedFrom.length > settings.limit + 1) f.countedFrom.shift();
+			// [12] Bounded: no pace is more than the limit, and one call more goes only to learn the window.
+			const until = countedUntil(answer, settings, f.windowEnd, now);
+			f.countedUntil.splice(f.countedUntil.filter((other) => other <= until).length, 0, until);
+			if (f.countedUntil.length > settings.limit + 1) f.countedUntil.shift();
 		}
-		this.queue[0]?.wake();
+		this.wakes.get(this.waiting[0])?.();
 		if (!answer) return;
 		if (answer.limit !== undefined && answer.limit > 0) f.announcedLimit = answer.limit;
-		if (answer.resetUnit !== undefined) this.resetUnit ??= answer.resetUnit;
-		// [10] A call sent as a window began keeps the budget in step: its window ends at most a window after its answer.
-		const lastEnd = Math.max(f.resetAt, f.inStepUntil);
-		const sinceEnd = reservation ? reservation.at - lastEnd : -1;
-		if (lastEnd > 0 && sinceEnd >= 0 && sinceEnd <= IN_STEP_MS) f.inStepUntil = now + settings.windowMs;
-		// [3] Where the window ends: the reset; on a 429 Retry-After where sooner (a whole-second reset may be a second late).
-		const retryAt = answer.status === 429 && answer.retryAfterMs !== undefined ? now + answer.retryAfterMs : Infinity;
-		const endAt = Math.min(answer.resetAt ?? Infinity, retryAt);
-		if (endAt < Infinity) f.resetAt = Math.max(f.resetAt, endAt);
-		if (answer.status !== 429) {
-			f.holdMs = 0;
-			// [2] Nothing left holds until the reset, or a window after this answer where sooner, unless the pace already waits.
-			const windowAfter = settings.windowMs > 0 ? now + settings.windowMs : Infinity;
-			const paceWouldGo = readyAt(f, settings, now) <= now;
-			if (answer.remaining === 0 && answer.resetAt !== undefined && paceWouldGo) f.heldUntil = Math.max(f.heldUntil, Math.min(answer.resetAt, windowAfter));
-		} else {
-			// [4] Doubled when the refused call went after the key's last refusal, not for calls already on their way.
-			const sentAfterLast = reservation !== undefined && reservation.at >= f.heldUntil - f.holdMs;
-			const hold = holdAfterRefusal(answer, settings.windowMs, now, sentAfterLast ? f.holdMs : 0);
-			if (now + hold > f.heldUntil) [f.heldUntil, f.holdMs] = [now + hold, hold];
+		// [4] A call sent as a window began keeps the budget in step: its window ends at most a window after its answer.
+		const sinceEnd = reservation ? reservation.at - Math.max(f.windowEnd, f.inStepUntil) : -1;
+		if (f.windowEnd > 0 && sinceEnd >= 0 && sinceEnd <= IN_STEP_MS) f.inStepUntil = now + settings.windowMs;
+		// [3] The window ends at its reset, or sooner at a 429's Retry-After; calls answered before were counted by then.
+		const endAt = Math.min(answer.resetAt ?? Infinity, answer.status === 429 ? now + (answer.retryAfterMs ?? Infinity) : Infinity);
+		if (endAt > now && endAt > f.windowEnd && endAt < Infinity) f.countedUntil = f.countedUntil.map((until) => Math.min(until, endAt));
+		if (endAt > f.windowEnd && endAt < Infinity) f.windowEnd = endAt;
+		if (reservation && answer.remaining !== undefined) {
+			const limit = answer.limit ?? (f.announcedLimit < Infinity ? f.announcedLimit : settings.limit);
+			const window = windowAfter(f.window, { ...answer, remaining: answer.remaining }, f.inFlight, limit, settings, now);
+			if (window.end !== f.window.end) f.earlierWindows = [f.window, ...f.earlierWindows].slice(0, WINDOWS_REMEMBERED);
+			f.window = window;
 		}
+		if (answer.status !== 429) return void Object.assign(f.hold, { ms: 0, again: false });
+		// [7] A refusal of a call sent after the key's last hold: the key refuses again. One sent before extends the hold.
+		const again = f.hold.ms > 0 && (reservation === undefined || reservation.at >= f.hold.until - f.hold.ms);
+		const hold = holdAfterRefusal(answer, settings, now, again ? f.hold.ms : 0);
+		if (now + hold.ms > f.hold.until) Object.assign(f.hold, { until: now + hold.ms, by: hold.by });
+		if (again || f.hold.ms === 0) Object.assign(f.hold, { ms: hold.ms, again });
 	}
 
-	/** How long a refusal or a spent window still holds the key. */
-	heldForMs = (now = Date.now()): number => Math.max(0, this.state.heldUntil - now);
-
-	isIdle(now: number, windowMs: number): boolean {
-		const { countedFrom, inFlight, heldUntil } = this.state;
-		const last = countedFrom[countedFrom.length - 1] ?? -Infinity;
-		return this.queue.length === 0 && inFlight === 0 && now >= heldUntil && now - last > windowMs * IDLE_WINDOWS;
+	/** [12] Nothing waits or is on its way, and no hold, window or answer it knows has mattered for `IDLE_WINDOWS` of its windows. */
+	isIdle(now: number): boolean {
+		const { countedUntil, inFlight, hold, window } = this.state;
+		const mattersUntil = Math.max(hold.until, window.end, countedUntil[countedUntil.length - 1] ?? 0);
+		return this.waiting.length === 0 && inFlight === 0 && now - mattersUntil >= this.windowMs * (IDLE_WINDOWS - 1);
 	}
 }
 
-/** Budgets per (base URL, key hash, kind), shared by every execution of this process; idle ones are dropped. */
-const budgets = new Map<string, RateBudget>();
+/** [12] The budgets of one process, one per key and kind; idle ones are dropped. */
+export class RateBudgets extends Map<string, RateBudget> {
+	budget(apiKey: string, kind: CallKind, now = Date.now()): RateBudget {
+		for (const [key, old] of this) if (old.isIdle(now)) this.delete(key);
+		const key = `${budgetKey(apiKey)}|${kind}`;
+		return this.get(key) ?? this.set(key, new RateBudget()).get(key) as RateBudget;
+	}
+}
+
+/** This process's budgets, shared by every execution; tests forget them to start as a new process. */
+const budgets = new RateBudgets();
+export const getBudget = (apiKey: string, kind: CallKind): RateBudget => budgets.budget(apiKey, kind);
+export const budgetCount = (): number => budgets.size;
+export const resetBudgets = (): void => budgets.clear();
 
 /** A credential's number setting; saved credentials from before it existed, or left empty, get the documented value. */
-function setting(value: unknown, fallback: number, min: number): number {
-	const number = value === undefined || value === null || value === '' ? NaN : Number(value);
-	return Number.isFinite(number) && number >= min ? number : fallback;
-}
+const setting = (value: unknown, fallback: number, min: number): number => (value !== null && value !== '' && Number.isFinite(Number(value)) && Number(value) >= min ? Number(value) : fallback);
+const RESET_UNITS: Array<RateSettings['resetUnit']> = ['auto', 'epochSeconds', 'epochMs', 'secondsFromNow'];
 
-const RESET_UNITS: ResetUnit[] = ['auto', 'epochSeconds', 'epochMs', 'secondsFromNow'];
-
-/** [6] What the credential says for one kind of call, read on every call. */
+/** [12] What the credential says for one kind of call, read on every call. */
 export function rateSettings(credentials: Record<string, unknown>, kind: CallKind): RateSettings {
-	const perWindow = kind === 'read' ? credentials.readsPerWindow : credentials.writesPerWindow;
 	return {
-		limit: Math.floor(setting(perWindow, DEFAULT_LIMITS[kind], 1)),
+		limit: Math.floor(setting(kind === 'read' ? credentials.readsPerWindow : credentials.writesPerWindow, DEFAULT_LIMITS[kind], 1)),
 		windowMs: setting(credentials.rateLimitWindowSeconds, DEFAULT_WINDOW_SECONDS, 0) * 1000,
 		processes: Math.floor(setting(credentials.clientsSharingKey, 1, 1)),
 		resetUnit: RESET_UNITS.find((known) => known === credentials.rateLimitResetUnit) ?? 'auto',
 	};
 }
 
-export function getBudget(baseUrl: string, apiKey: string, kind: CallKind, settings: RateSettings): RateBudget {
-	const now = Date.now();
-	for (const [key, old] of budgets) if (old.isIdle(now, settings.windowMs || DEFAULT_WINDOW_SECONDS * 1000)) budgets.delete(key);
-	const key = `${budgetKey(baseUrl, apiKey)}|${kind}`;
-	const budget = budgets.get(key) ?? new RateBudget();
-	budgets.set(key, budget);
-	return budget;
-}
-
-/** How many budgets this process keeps, and forgetting them (tests start from a clean process state). */
-export const budgetCount = (): number => budgets.size;
-export const resetBudgets = (): void => budgets.clear();
 export const callKind = (method: string): CallKind => (['GET', 'HEAD'].includes(method.toUpperCase()) ? 'read' : 'write');

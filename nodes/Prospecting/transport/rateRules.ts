@@ -1,116 +1,119 @@
 import { headerValue } from '../helpers/headers';
 
-/** The rate rules as pure functions of a budget's figures and the time (ms); [n]: rule n of docs/rate-limits.md. */
+/** The rate rules as pure functions of a budget's figures and the time (ms); [n]: rule n of docs/dev/rate-limits.md. */
 
-/** [6] The credential's Reads or Writes per Window, the window (0: not known), processes and reset unit, read per call. */
-export interface RateSettings { limit: number; windowMs: number; processes: number; resetUnit: ResetUnit }
-
-export type ResetUnit = 'auto' | Unit;
+/** [12] What the credential says for one kind of call: limit, window (0: not known), processes and the reset's unit. */
+export interface RateSettings { limit: number; windowMs: number; processes: number; resetUnit: 'auto' | Unit }
 type Unit = 'epochSeconds' | 'epochMs' | 'secondsFromNow';
+export type HoldReason = 'Retry-After' | 'X-RateLimit-Reset' | 'doubling';
+/** [5] [6] A window of the service as answers tell it: its end, whether it is spent, own and other clients' calls. */
+export interface ServiceWindow { end: number; spent: boolean; own: number; others: number }
 
-/**
- * What a budget knows: calls in flight, from when its latest answers count (a window on; oldest first), when its hold
- * ends, the last refusal's hold (0 once a call succeeded), the latest window end known (0: none), X-RateLimit-Limit,
- * and until when its calls keep in step with the service's windows (0: never).
- */
+/** What a budget knows; only the budget changes it. */
 export interface BudgetFigures {
-	inFlight: number; countedFrom: number[]; heldUntil: number; holdMs: number; resetAt: number; announcedLimit: number;
-	inStepUntil: number;
+	inFlight: number;
+	/** [2] Until when each answered call counts, soonest first. */
+	countedUntil: number[];
+	/** [3] [4] The latest window end known (0: none); until when calls keep in step with the service's windows. */
+	windowEnd: number; inStepUntil: number;
+	/** [7] A 429's hold: its end, its length (0 once a call succeeded), what set it, and whether the key refused again. */
+	hold: { until: number; ms: number; by: HoldReason; again: boolean };
+	/** [1] X-RateLimit-Limit (Infinity: none). */
+	announcedLimit: number;
+	/** [5] [6] The current window, and the ones before it, latest first. */
+	window: ServiceWindow; earlierWindows: ServiceWindow[];
 }
 
-/** HTTP dates (Date, Retry-After, a reset as a date) come in whole seconds. */
+/** HTTP dates (Date, Retry-After, a reset as a date) come in whole seconds; so does the shortest hold. */
 export const DATE_RESOLUTION_MS = 1000;
-/** [4] A 429 without Retry-After or a reset where the window is set to 0 holds the key this long. */
-export const UNKNOWN_WINDOW_HOLD_MS = 60_000;
-/**
- * [10] A call sent this soon after a window's end went as the next window began: the calls held for the end go at
- * once (a 429's hold, in whole seconds, ends up to a second after it). One sent later may follow a pause.
- */
+/** [7] [8] The window assumed where the credential's is 0. */
+export const UNKNOWN_WINDOW_MS = 60_000;
+/** [7] No hold is longer (the default Max Rate Limit Wait), however a header reads or a hold doubles. */
+export const LONGEST_HOLD_MS = 300_000;
+/** [6] Windows whose part counts (this process's part of one is larger where the others' calls came after its own). */
+export const WINDOWS_REMEMBERED = 4;
+/** [4] A call sent this soon after a window's end went as the next began (a whole-second hold ends a second late). */
 export const IN_STEP_MS = 2 * DATE_RESOLUTION_MS;
-/** [4] The shortest hold after a 429 (the spec's Retry-After counts whole seconds), so a refused key never spins. */
-export const MIN_HOLD_MS = 1000;
 
-/** [1] Calls this process may have counted in any window: its part of the lowest limit it knows. */
-export function paceOf(settings: RateSettings, announcedLimit: number): number {
-	return Math.max(1, Math.floor(Math.min(settings.limit, announcedLimit) / Math.max(1, settings.processes)));
+const windowOf = (settings: RateSettings): number => (settings.windowMs > 0 ? settings.windowMs : UNKNOWN_WINDOW_MS);
+
+/** [1] [6] The lowest limit known, divided by the processes, and at most this process's part of a window; at least 1. */
+export function paceOf(figures: BudgetFigures, settings: RateSettings): number {
+	const limit = Math.min(settings.limit, figures.announcedLimit);
+	const parts = [figures.window, ...figures.earlierWindows].map(({ own, others }) => (own > 0 ? Math.floor((limit * own) / (own + others)) : limit));
+	return Math.max(1, Math.min(Math.floor(limit / settings.processes), ...parts));
 }
 
 /**
- * When the call at the head of the queue may go: `now`, a later time, or Infinity (when an answer comes).
- * [4] Held by a refusal or a spent window until its end; one call at a time after a refusal until one succeeds.
- * [1] Fewer than a pace of calls on their way or answered within a window's length, so no fixed window, whatever its
- * phase, holds more than a pace of them. [3] Answers before a window's end that has passed are of the ended window.
- * [10] While no window's end is ahead and the budget is not in step, one call more than the pace goes, alone: the
- * service's refusal of it tells where its windows end.
+ * When the call at the head of the queue may go: `now`, a later time, or Infinity (when an answer comes). [7] Not
+ * while a 429 holds; one at a time while the key refuses again. [5] Not in a spent window. [2] While fewer than a
+ * pace of calls are on their way or counted; [4] one more, alone, while no end is ahead and the budget is out of step.
  */
 export function readyAt(figures: BudgetFigures, settings: RateSettings, now: number): number {
-	if (now < figures.heldUntil) return figures.heldUntil;
-	const pace = paceOf(settings, figures.announcedLimit);
-	if (figures.inFlight >= (figures.holdMs > 0 ? 1 : pace)) return Infinity;
-	if (!(settings.windowMs > 0)) return now;
-	const ended = figures.resetAt <= now ? figures.resetAt : -Infinity;
-	const counted = figures.countedFrom.filter((at) => at > Math.max(now - settings.windowMs, ended));
-	const allowed = Math.max(figures.resetAt, figures.inStepUntil) > now || figures.inFlight > 0 ? pace : pace + 1;
-	const mustAgeOut = counted.length + figures.inFlight - allowed;
-	if (mustAgeOut < 0) return now;
-	const agedOut = counted[mustAgeOut] + settings.windowMs;
-	return figures.resetAt > now ? Math.min(agedOut, figures.resetAt) : agedOut;
+	const { inFlight, hold, window } = figures;
+	if (now < hold.until) return hold.until;
+	const pace = paceOf(figures, settings);
+	if (inFlight >= (hold.again ? 1 : pace)) return Infinity;
+	if (window.spent && now < window.end) return window.end;
+	const counted = figures.countedUntil.filter((until) => until > now);
+	const allowed = Math.max(figures.windowEnd, figures.inStepUntil) > now || inFlight > 0 ? pace : pace + 1;
+	return counted.length + inFlight < allowed ? now : counted[counted.length + inFlight - allowed];
 }
 
-/** What one answer says of the rate limit, its times read on this machine's clock, and its reset's unit. */
-export interface RateAnswer {
-	status: number; limit?: number; remaining?: number; resetAt?: number; retryAfterMs?: number; resetUnit?: ResetUnit;
+/** [2] [3] An answered call counts a window after its answer (0: not at all), or until its reset or a known end before. */
+export function countedUntil(answer: RateAnswer | undefined, settings: RateSettings, windowEnd: number, now: number): number {
+	const end = answer?.resetAt ?? (windowEnd > now ? windowEnd : Infinity);
+	return Math.min(end, settings.windowMs > 0 || end === Infinity ? now + settings.windowMs : Infinity);
 }
 
-type Headers = Record<string, unknown> | undefined;
+/** What one answer says of the rate limit, its times on this machine's clock. */
+export interface RateAnswer { status: number; limit?: number; remaining?: number; resetAt?: number; retryAfterMs?: number }
 
-const readHeader = (headers: Headers, name: string): string | undefined => String(headerValue(headers, name) ?? '').trim() || undefined;
-/** A header's number; blank headers are absent (readHeader), so Number('') never reads 0 here. */
-const numberOf = (raw?: string): number | undefined => (Number.isFinite(Number(raw)) ? Number(raw) : undefined);
-
-/** A reset's value as a time of the service's clock, in the unit given. */
-export function resetTime(value: number, unit: Unit, serviceNow: number): number {
-	if (unit === 'epochSeconds') return value * 1000;
-	if (unit === 'epochMs') return value;
-	return serviceNow + value * 1000;
-}
+/** A header's number; a blank header is absent, never 0. */
+const numberOf = (raw?: string): number | undefined => (raw && Number.isFinite(Number(raw)) ? Number(raw) : undefined);
 
 /**
- * [2] The reset's unit (the spec does not show it): the first unit that puts it within a window after the service's
- * `Date`, never its magnitude alone; undefined when none does, and then the reset is not used.
+ * [8] One answer's rate headers. Its times are read against its Date where that is a resolution or more from this
+ * clock, and believed only from a resolution before it to a window and a resolution after: a reset in the
+ * credential's unit, or in Auto the first unit that places it there; Retry-After in seconds or as a date.
  */
-export function resetUnitOf(value: number, serviceNow: number, windowMs: number): Unit | undefined {
-	const horizon = (windowMs > 0 ? windowMs : UNKNOWN_WINDOW_HOLD_MS) + DATE_RESOLUTION_MS;
-	const ahead = (unit: Unit) => resetTime(value, unit, serviceNow) - serviceNow;
-	return (['epochSeconds', 'epochMs', 'secondsFromNow'] as const).find((unit) => ahead(unit) >= -DATE_RESOLUTION_MS && ahead(unit) <= horizon);
-}
-
-/**
- * [5] The rate headers of one answer. Its times (Retry-After as a date, the reset) are read against its `Date` where
- * that differs from this clock by more than its resolution: a service clock ahead or behind is read as it is.
- */
-export function readRateAnswer(headers: Headers, status: number, now: number, unit: ResetUnit, windowMs: number): RateAnswer {
-	const date = Date.parse(String(readHeader(headers, 'date')));
+export function readRateAnswer(headers: Record<string, unknown> | undefined, status: number, now: number, settings: RateSettings): RateAnswer {
+	const read = (name: string) => String(headerValue(headers, name) ?? '').trim() || undefined;
+	const date = Date.parse(String(read('date')));
 	const serviceNow = Number.isFinite(date) && Math.abs(date - now) >= DATE_RESOLUTION_MS ? date : now;
-	const toLocal = (serviceTime: number) => serviceTime - serviceNow + now;
-	const [limit, remaining] = [numberOf(readHeader(headers, 'x-ratelimit-limit')), numberOf(readHeader(headers, 'x-ratelimit-remaining'))];
-	const answer: RateAnswer = { status, limit, remaining };
-	const retryAfter = readHeader(headers, 'retry-after');
-	const [seconds, at] = [numberOf(retryAfter), Date.parse(String(retryAfter))];
-	if (seconds !== undefined) answer.retryAfterMs = Math.max(0, seconds * 1000);
-	else if (Number.isFinite(at)) answer.retryAfterMs = Math.max(0, toLocal(at) - now);
-	const reset = numberOf(readHeader(headers, 'x-ratelimit-reset'));
-	const resetUnit = reset === undefined ? undefined : unit === 'auto' ? resetUnitOf(reset, serviceNow, windowMs) : unit;
-	if (resetUnit !== undefined) Object.assign(answer, { resetAt: toLocal(resetTime(reset as number, resetUnit as Unit, serviceNow)), resetUnit });
+	const local = (at: number) => (at >= serviceNow - DATE_RESOLUTION_MS && at <= serviceNow + windowOf(settings) + DATE_RESOLUTION_MS ? at - serviceNow + now : undefined);
+	const answer: RateAnswer = { status, limit: numberOf(read('x-ratelimit-limit')), remaining: numberOf(read('x-ratelimit-remaining')) };
+	const [retryAfter, reset] = [read('retry-after'), numberOf(read('x-ratelimit-reset'))];
+	const retryAt = local(numberOf(retryAfter) !== undefined ? serviceNow + Math.max(0, Number(retryAfter)) * 1000 : Date.parse(String(retryAfter)));
+	if (retryAt !== undefined) answer.retryAfterMs = Math.max(0, retryAt - now);
+	const times: Record<Unit, number> = { epochSeconds: Number(reset) * 1000, epochMs: Number(reset), secondsFromNow: serviceNow + Number(reset) * 1000 };
+	const unit = settings.resetUnit;
+	if (reset !== undefined) answer.resetAt = (unit === 'auto' ? Object.values(times) : [times[unit]]).map(local).find((at) => at !== undefined);
 	return answer;
 }
 
 /**
- * [4] How long a 429 holds the key: the first present of Retry-After, the reset, else one window (60 s where it is
- * set to 0); twice the last hold when the refused call went after it (consecutive refusals of the key).
+ * [7] A 429 holds the key until its Retry-After or its reset, whichever comes first; where it gives neither, twice the
+ * last hold when the key refused again (a window the first time); from a resolution to LONGEST_HOLD_MS.
  */
-export function holdAfterRefusal(answer: RateAnswer, windowMs: number, now: number, consecutive: number): number {
-	const window = windowMs > 0 ? windowMs : UNKNOWN_WINDOW_HOLD_MS;
-	const asked = answer.retryAfterMs ?? (answer.resetAt !== undefined ? answer.resetAt - now : window);
-	return Math.max(asked, MIN_HOLD_MS, 2 * consecutive);
+export function holdAfterRefusal(answer: RateAnswer, settings: RateSettings, now: number, againAfterMs: number): { ms: number; by: HoldReason } {
+	const [reset, retry] = [(answer.resetAt ?? Infinity) - now, answer.retryAfterMs ?? Infinity];
+	const [ms, by]: [number, HoldReason] =
+		retry < Infinity && retry <= reset ? [retry, 'Retry-After'] : reset < Infinity ? [reset, 'X-RateLimit-Reset'] : [againAfterMs > 0 ? 2 * againAfterMs : windowOf(settings), 'doubling'];
+	return { ms: Math.min(Math.max(ms, DATE_RESOLUTION_MS), LONGEST_HOLD_MS), by };
+}
+
+/**
+ * [5] [6] The window after an answer of this process that shows Remaining: one ending half a window or more later
+ * starts afresh, one ending earlier is left as it was; Remaining 0 spends it; the other clients' calls are what the
+ * service counted beyond this process's answered calls and those still on their way.
+ */
+export function windowAfter(window: ServiceWindow, answer: RateAnswer & { remaining: number }, inFlight: number, limit: number, settings: RateSettings, now: number): ServiceWindow {
+	const end = Math.min(answer.resetAt ?? Infinity, now + windowOf(settings));
+	if (end < window.end - windowOf(settings) / 2) return window;
+	const next = end >= window.end + windowOf(settings) / 2 ? { end, spent: false, own: 0, others: 0 } : { ...window };
+	next.spent ||= answer.remaining <= 0;
+	next.own += answer.status === 429 ? 0 : 1;
+	next.others = Math.max(next.others, limit - answer.remaining - next.own - inFlight);
+	return next;
 }
