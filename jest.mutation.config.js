@@ -6,9 +6,8 @@ const base = require('./jest.config');
  * Suites about something other than writes: the rate policy (issue 43: they wait out real, scaled windows, the
  * spike suite alone 45 s), lists, pickers, the credential, the trigger's deliveries, the harness, the docs. They
  * would run for every write-path mutant their workflows pass through, and a surviving mutant runs every test that
- * covers it. `MUTATION_SUITES=all` keeps them. The rate rules are mutated against their unit tests alone (numbers
- * and a clock in ms, minutes in all):
- * `MUTATION_SUITES=rate-rules npm run mutation -- --mutate nodes/Prospecting/transport/rateRules.ts,nodes/Prospecting/transport/rateBudget.ts,nodes/Prospecting/transport/pause.ts`.
+ * covers it. `MUTATION_SUITES=all` keeps them. The rate rules are mutated against their unit tests and the fault
+ * schedules alone (numbers and clocks in ms): docs/dev/rate-limits.md#mutation-testing.
  */
 const otherSuites = [
 	'<rootDir>/test/nodes/spike.test.ts',
@@ -54,7 +53,7 @@ module.exports = {
 		'<rootDir>/test/docs/readme-anchors.test.ts',
 		...(['all', 'rate-rules'].includes(process.env.MUTATION_SUITES ?? '') ? [] : otherSuites),
 	],
-	...(process.env.MUTATION_SUITES === 'rate-rules' ? { testMatch: ['<rootDir>/test/nodes/rate-policy.test.ts'] } : {}),
+	...(process.env.MUTATION_SUITES === 'rate-rules' ? { testMatch: ['<rootDir>/test/nodes/rate-policy.test.ts', '<rootDir>/test/faults/rate-policy.test.ts'] } : {}),
 	setupFilesAfterEnv: [path.join(__dirname, 'scripts', 'mutation', 'load-nodes.js')],
 	testEnvironment: path.join(__dirname, 'scripts', 'mutation', 'jest-environment.js'),
 	testSequencer: path.join(__dirname, 'scripts', 'mutation', 'jest-sequencer.js'),

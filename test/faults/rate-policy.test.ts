@@ -1,0 +1,134 @@
+/**
+ * The rate policy's guarantees as invariants over random schedules (rate-schedule.ts) run on a simulated clock
+ * (rate-model.ts): thousands of schedules a second, each judged from its history alone. `npm test` runs a fixed seed;
+ * `npm run faults -- --only rate --runs N --seed S` runs as many as asked. A failure prints its seed and the shrunk
+ * schedule as a story.
+ */
+import fc from 'fast-check';
+
+import { DATE_RESOLUTION_MS, LONGEST_HOLD_MS } from '../../nodes/Prospecting/transport/rateRules';
+import { simulate, type Happening, type Schedule } from './rate-model';
+import { isTruthful, schedules, sharedKeyLoads } from './rate-schedule';
+import { runSize } from './run-size';
+
+/** Fails naming the invariant and the event that breaks it. */
+function check(holds: boolean, invariant: string, at?: Happening): void {
+	if (!holds) throw new Error(`${invariant}${at ? ` (at ${at.t} ms: ${JSON.stringify(at)})` : ''}`);
+}
+
+const of = <W extends Happening['what']>(history: Happening[], what: W) => history.filter((h): h is Extract<Happening, { what: W }> => h.what === what);
+
+const unitOf = (schedule: Schedule) => ({ 'epoch-seconds': 'epochSeconds', 'epoch-ms': 'epochMs', 'delta-seconds': 'secondsFromNow', none: undefined })[schedule.service.reset];
+
+/**
+ * Whether a budget would read a reset earlier than it is: an epoch reset of a service clock behind this one, with no
+ * Date or one within its resolution (a second), which no client can tell.
+ */
+function resetsReadEarly(schedule: Schedule): boolean {
+	const { reset, clockSkewMs, sendsDate } = schedule.service;
+	const read = schedule.credentials.some((c) => c.resetUnit === 'auto' || c.resetUnit === unitOf(schedule));
+	return read && reset.startsWith('epoch') && clockSkewMs < 0 && !(sendsDate && clockSkewMs <= -1000);
+}
+
+/** Whether the service's answers let a budget know where each window ends: a reset it reads, on a clock it reads. */
+function endsReadable(schedule: Schedule): boolean {
+	return unitOf(schedule) !== undefined && !resetsReadEarly(schedule) && schedule.credentials.every((c) => c.resetUnit === 'auto' || c.resetUnit === unitOf(schedule));
+}
+
+/** Whether each 429 tells how long to wait in a form a budget reads. */
+function refusalsReadable(schedule: Schedule): boolean {
+	const { retryAfter, clockSkewMs, sendsDate } = schedule.service;
+	return retryAfter === 'seconds' || (retryAfter === 'date' && (clockSkewMs === 0 || (sendsDate && Math.abs(clockSkewMs) >= 1000))) || endsReadable(schedule);
+}
+
+function invariants(schedule: Schedule): void {
+	const { history } = simulate(schedule);
+	const calls = schedule.calls;
+	const answers = of(history, 'answer');
+
+	for (const answer of answers) check(answer.holdMs <= LONGEST_HOLD_MS, 'no hold is longer than LONGEST_HOLD_MS', answer);
+	if (schedule.service.retryAfter === 'seconds' && schedule.credentials.every((c) => c.windowMs >= schedule.service.windowMs) && schedule.changes.length === 0) {
+		// Where every 429 says how long to wait, a hold ends when the latest of them asked, or a second after its 429.
+		const askedUntil = new Map<string, number>();
+		for (const h of history) {
+			if (h.what === 'counted' && h.status === 429) {
+				const budget = `${schedule.calls[h.call].process}|${schedule.credentials[schedule.calls[h.call].credential].key}|${schedule.calls[h.call].kind}`;
+				const answeredAt = h.t + schedule.calls[h.call].tripMs[1];
+				askedUntil.set(budget, Math.max(askedUntil.get(budget) ?? 0, answeredAt + Number(h.headers['retry-after']) * 1000));
+			}
+			if (h.what === 'answer' && h.holdMs > 0) {
+				const budget = `${schedule.calls[h.call].process}|${schedule.credentials[schedule.calls[h.call].credential].key}|${schedule.calls[h.call].kind}`;
+				check(h.t + h.holdMs <= Math.max(askedUntil.get(budget) ?? 0, h.t + DATE_RESOLUTION_MS), 'a 429 holds the key no longer than the service asked (its Retry-After), or a second', h);
+			}
+		}
+	}
+	for (const send of of(history, 'send')) check(send.ahead === 0, 'a call goes only when no call that asked before it still waits', send);
+	for (const ask of of(history, 'ask')) check(ask.apart === 0, 'one budget per key and kind in a process, whatever the base URL or credential', ask);
+	for (const swept of of(history, 'swept')) check(!swept.holding, 'a budget is never dropped while it holds, counts or queues calls', swept);
+	const ended = new Set([...of(history, 'done'), ...of(history, 'fail'), ...of(history, 'stopped')].map((h) => h.call));
+	check(calls.every((_, index) => ended.has(index)), `every call ends (these never did: ${calls.map((_, i) => i).filter((i) => !ended.has(i)).join(', ')})`);
+
+	for (const fail of of(history, 'fail')) {
+		const call = calls[fail.call];
+		const deadline = call.at + call.maxWaitMs;
+		// As a tool, no wait passes the tool call's deadline: a call fails by then, or at once when an answer that came
+		// later shows it could go only after it. In a workflow only a 429's hold can fail a call.
+		const answeredThen = history.some((h) => (h.what === 'answer' || h.what === 'dropped') && h.call === fail.call && h.t === fail.t);
+		const needed = fail.neededMs === undefined ? fail.t >= deadline : fail.t + fail.neededMs > deadline;
+		if (call.tool && fail.reason === 'rate') check((fail.t <= deadline || answeredThen) && needed, 'a tool call fails only for a wait past its deadline, and by then', fail);
+		if (!call.tool && fail.reason === 'rate') check(fail.held && (fail.neededMs ?? 0) <= LONGEST_HOLD_MS, 'a workflow call fails only for a hold of a 429 longer than its maximum', fail);
+	}
+	for (const send of of(history, 'send')) {
+		const call = calls[send.call];
+		check(!call.tool || send.t <= call.at + call.maxWaitMs, 'no tool call is sent past its deadline', send);
+		check(call.stopAt === undefined || send.t < call.stopAt, 'a stopped call is never sent after its Stop', send);
+	}
+
+	if (!isTruthful(schedule)) return;
+	const refusals = answers.filter((answer) => answer.status === 429);
+	if (schedule.service.headers === 'always' && !resetsReadEarly(schedule)) {
+		check(refusals.length === 0, 'with headers on every answer one process draws no 429 from a fixed window', refusals[0]);
+	} else if (refusalsReadable(schedule)) {
+		// While a budget learns where the windows end it may draw one refusal; after that it keeps in step with them,
+		// until it rests a window (then the step is lost, and it may learn again).
+		const learning = new Map<string, number>();
+		let last = new Map<string, number>();
+		for (const h of history) {
+			if (h.what !== 'send' && h.what !== 'answer') continue;
+			const call = calls[h.call];
+			const budget = `${schedule.credentials[call.credential].key}|${call.kind}`;
+			if (h.what === 'send') {
+				if (h.t - (last.get(budget) ?? -Infinity) > schedule.service.windowMs) learning.set(budget, 0);
+				last = new Map(last).set(budget, h.t);
+			} else if (h.status === 429) {
+				learning.set(budget, (learning.get(budget) ?? 0) + 1);
+				check((learning.get(budget) ?? 0) <= 1, 'with headers only on 429, at most one refusal per budget while it learns where windows end', h);
+			}
+		}
+	}
+}
+
+describe('the rate policy over random schedules', () => {
+	it('keeps every invariant: holds capped, deadlines kept, order kept, budgets kept and shared, no 429 a budget could avoid', () => {
+		const { numRuns, seed } = runSize({ numRuns: 10_000, seed: 56 });
+		fc.assert(fc.property(schedules, invariants), { numRuns, seed });
+	});
+
+	it('processes sharing a key without the processes setting converge: past the first two windows at most two 429s per process in a window, fewer 429s than windows, no call failed', () => {
+		// A load is about a hundred schedules' work: one runs for every hundred of the run.
+		const { numRuns, seed } = runSize({ numRuns: 10_000, seed: 57 });
+		fc.assert(
+			fc.property(sharedKeyLoads, (schedule) => {
+				const { history } = simulate(schedule);
+				const refusals = new Map<number, number>();
+				for (const counted of of(history, 'counted')) refusals.set(counted.window, (refusals.get(counted.window) ?? 0) + (counted.status === 429 ? 1 : 0));
+				const later = [...refusals.keys()].sort((a, b) => a - b).slice(2);
+				for (const window of later) check((refusals.get(window) ?? 0) <= 2 * schedule.processes, `at most two 429s per process in the window from ${window} ms`);
+				const total = later.reduce((sum, window) => sum + (refusals.get(window) ?? 0), 0);
+				check(total < refusals.size, `fewer 429s than windows past the first two (${total} in ${refusals.size} windows)`);
+				check(of(history, 'fail').length === 0, 'no call fails', of(history, 'fail')[0]);
+			}),
+			{ numRuns: Math.ceil(numRuns / 100), seed },
+		);
+	});
+});
