@@ -1,8 +1,8 @@
 /**
  * The rate policy's guarantees as invariants over random schedules (rate-schedule.ts) run on a simulated clock
  * (rate-model.ts): thousands of schedules a second, each judged from its history alone. `npm test` runs a fixed seed;
- * `npm run faults -- --only rate --runs N --seed S` runs as many as asked. A failure prints its seed and the shrunk
- * schedule as a story.
+ * `npm run faults -- --only rate --runs N --seed S` runs as many as asked. A failure prints its seed, path and shrunk
+ * schedule as a story; `--seed S --path P -t <the property's name>` replays it.
  */
 import fc from 'fast-check';
 
@@ -110,13 +110,13 @@ function invariants(schedule: Schedule): void {
 
 describe('the rate policy over random schedules', () => {
 	it('keeps every invariant: holds capped, deadlines kept, order kept, budgets kept and shared, no 429 a budget could avoid', () => {
-		const { numRuns, seed } = runSize({ numRuns: 10_000, seed: 56 });
-		fc.assert(fc.property(schedules, invariants), { numRuns, seed });
+		const { numRuns, seed, path } = runSize({ numRuns: 10_000, seed: 56 });
+		fc.assert(fc.property(schedules, invariants), { numRuns, seed, path });
 	});
 
 	it('processes sharing a key without the processes setting converge: past the first two windows at most two 429s per process in a window, fewer 429s than windows, no call failed', () => {
 		// A load is about a hundred schedules' work: one runs for every hundred of the run.
-		const { numRuns, seed } = runSize({ numRuns: 10_000, seed: 57 });
+		const { numRuns, seed, path } = runSize({ numRuns: 10_000, seed: 57 });
 		fc.assert(
 			fc.property(sharedKeyLoads, (schedule) => {
 				const { history } = simulate(schedule);
@@ -128,7 +128,7 @@ describe('the rate policy over random schedules', () => {
 				check(total < refusals.size, `fewer 429s than windows past the first two (${total} in ${refusals.size} windows)`);
 				check(of(history, 'fail').length === 0, 'no call fails', of(history, 'fail')[0]);
 			}),
-			{ numRuns: Math.ceil(numRuns / 100), seed },
+			{ numRuns: Math.ceil(numRuns / 100), seed, path },
 		);
 	});
 });
