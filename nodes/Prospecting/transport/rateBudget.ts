@@ -76,18 +76,21 @@ export class RateBudget {
 	/** [10] Waits for the call's turn and the rules, leaving at once when its execution is cancelled. */
 	async acquire(settings: RateSettings, deadline: Deadline, signal?: AbortSignal, place = this.enter()): Promise<Reservation> {
 		this.enter(place);
+		const cancelled = () => this.wakes.get(place)?.();
+		signal?.addEventListener('abort', cancelled);
 		try {
 			for (;;) {
 				await leaveIfCancelled(signal);
 				const step = this.next(place, settings, deadline, Date.now());
 				if ('go' in step) return this.start(place, Date.now());
 				if ('tooLate' in step) throw step.tooLate;
-				// Sleeps until its time, a change of the budget (a wake), or the execution's cancel.
+				// Sleeps until its time, a change of the budget or the execution's cancel (each a wake).
 				const woken = new AbortController();
 				this.wakes.set(place, () => woken.abort());
-				await pause(Math.min(step.until - Date.now(), LONGEST_TIMER_MS), signal ? AbortSignal.any([woken.signal, signal]) : woken.signal).catch(() => undefined);
+				if (!signal?.aborted) await pause(Math.min(step.until - Date.now(), LONGEST_TIMER_MS), woken.signal).catch(() => undefined);
 			}
 		} finally {
+			signal?.removeEventListener('abort', cancelled);
 			this.leave(place);
 		}
 	}
