@@ -89,21 +89,14 @@ function invariants(schedule: Schedule): void {
 	if (schedule.service.headers === 'always' && !resetsReadEarly(schedule)) {
 		check(refusals.length === 0, 'with headers on every answer one process draws no 429 from a fixed window', refusals[0]);
 	} else if (refusalsReadable(schedule)) {
-		// While a budget learns where the windows end it may draw one refusal; after that it keeps in step with them,
-		// until it rests a window (then the step is lost, and it may learn again).
-		const learning = new Map<string, number>();
-		let last = new Map<string, number>();
-		for (const h of history) {
-			if (h.what !== 'send' && h.what !== 'answer') continue;
-			const call = calls[h.call];
-			const budget = `${schedule.credentials[call.credential].key}|${call.kind}`;
-			if (h.what === 'send') {
-				if (h.t - (last.get(budget) ?? -Infinity) > schedule.service.windowMs) learning.set(budget, 0);
-				last = new Map(last).set(budget, h.t);
-			} else if (h.status === 429) {
-				learning.set(budget, (learning.get(budget) ?? 0) + 1);
-				check((learning.get(budget) ?? 0) <= 1, 'with headers only on 429, at most one refusal per budget while it learns where windows end', h);
-			}
+		// A budget learns where the service's windows end from one refusal, and keeps in step from then on; out of
+		// step again (its calls too sparse to keep it), it may learn again, never twice in one window.
+		const perWindow = new Map<string, number>();
+		for (const counted of of(history, 'counted').filter((c) => c.status === 429)) {
+			const call = calls[counted.call];
+			const key = `${schedule.credentials[call.credential].key}|${call.kind}|${counted.window}`;
+			perWindow.set(key, (perWindow.get(key) ?? 0) + 1);
+			check((perWindow.get(key) ?? 0) <= 1, 'with headers only on 429, at most one refusal per budget in a window, while it learns where windows end', counted);
 		}
 	}
 }

@@ -8,7 +8,7 @@
 import { budgetKey } from '../../nodes/Prospecting/helpers/account';
 import { Deadline } from '../../nodes/Prospecting/transport/deadline';
 import { cancelSignal, leaveIfCancelled, pause } from '../../nodes/Prospecting/transport/pause';
-import { IDLE_WINDOWS, RateBudget, RateBudgets, RateWaitTooLong, budgetCount, callKind, getBudget, rateSettings, resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
+import { IDLE_WINDOWS, RateBudget, RateBudgets, RateWaitTooLong, callKind, getBudget, rateSettings, resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
 import {
 	DATE_RESOLUTION_MS,
 	IN_STEP_MS,
@@ -172,8 +172,9 @@ describe('rule 5: a spent window', () => {
 		expect(readyAt(answered({ status: 200, remaining: 0, resetAt: T + 6000 }, s, T, T).figures(), s, T)).toBe(T + 5000);
 		expect(readyAt(answered({ status: 200, remaining: 0 }, s, T, T).figures(), s, T)).toBe(T + 5000);
 		expect(readyAt(budget.figures(), s, T + 4000)).toBe(T + 4000);
-		// A window with some left holds nothing of its own.
+		// A window with some left holds nothing of its own; a 429's Remaining 0 holds no longer than its Retry-After.
 		expect(readyAt(answered({ status: 200, remaining: 99, resetAt: T + 4000 }, s, T, T).figures(), s, T)).toBe(T);
+		expect(readyAt(answered({ status: 429, remaining: 0, retryAfterMs: 1000, resetAt: T + 4000 }, s, T, T).figures(), s, T + 1000)).toBe(T + 1000);
 	});
 
 	it('holds no call of a later window for an earlier one\'s Remaining, nor for an answer of an ended window', () => {
@@ -193,9 +194,9 @@ describe('rule 6: other clients', () => {
 		let window = { end: 0, spent: false, own: 0, others: 0 };
 		window = windowAfter(window, { status: 200, remaining: 30, resetAt: T + 5000 }, 2, 40, s, T);
 		expect(window).toEqual({ end: T + 5000, spent: false, own: 1, others: 7 });
-		// A refusal shows the window full; its own call was not counted.
+		// A refusal shows the window full; its own call was not counted, and its hold, not the window, waits it out.
 		window = windowAfter(window, { status: 429, remaining: 0, resetAt: T + 5000 }, 0, 40, s, T);
-		expect(window).toMatchObject({ own: 1, others: 39, spent: true });
+		expect(window).toMatchObject({ own: 1, others: 39, spent: false });
 	});
 
 	it('takes its part of the limit from this window, or the lowest of the windows before it', () => {
@@ -476,7 +477,6 @@ describe('rule 12: the budgets of a process', () => {
 		const spent = answered({ status: 200, remaining: 0 }, settings({ windowMs: 0 }), T, T);
 		expect(spent.isIdle(T + UNKNOWN_WINDOW_MS)).toBe(false);
 		expect(new RateBudget().isIdle(T)).toBe(true);
-		expect(budgetCount()).toBe(0);
 	});
 
 	it('reads the credential afresh: its limits, window, processes and reset unit, documented values when unset or invalid', () => {

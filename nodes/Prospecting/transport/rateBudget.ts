@@ -84,10 +84,9 @@ export class RateBudget {
 				const step = this.next(place, settings, deadline, Date.now());
 				if ('go' in step) return this.start(place, Date.now());
 				if ('tooLate' in step) throw step.tooLate;
-				// Sleeps until its time, a change of the budget or the execution's cancel (each a wake).
-				const woken = new AbortController();
-				this.wakes.set(place, () => woken.abort());
-				if (!signal?.aborted) await pause(Math.min(step.until - Date.now(), LONGEST_TIMER_MS), woken.signal).catch(() => undefined);
+				// Until its time or a wake (a change, a cancel): n8n 2.41 has no sleep to cut short, so none for an answer.
+				const woken = new Promise<void>((resolve) => this.wakes.set(place, resolve));
+				if (!signal?.aborted) await Promise.race([woken, ...(step.until < Infinity ? [pause(Math.min(step.until - Date.now(), LONGEST_TIMER_MS))] : [])]);
 			}
 		} finally {
 			signal?.removeEventListener('abort', cancelled);
@@ -149,12 +148,10 @@ export class RateBudgets extends Map<string, RateBudget> {
 /** This process's budgets, shared by every execution; tests forget them to start as a new process. */
 const budgets = new RateBudgets();
 export const getBudget = (apiKey: string, kind: CallKind): RateBudget => budgets.budget(apiKey, kind);
-export const budgetCount = (): number => budgets.size;
 export const resetBudgets = (): void => budgets.clear();
 
 /** A credential's number setting; saved credentials from before it existed, or left empty, get the documented value. */
 const setting = (value: unknown, fallback: number, min: number): number => (value !== null && value !== '' && Number.isFinite(Number(value)) && Number(value) >= min ? Number(value) : fallback);
-const RESET_UNITS: Array<RateSettings['resetUnit']> = ['auto', 'epochSeconds', 'epochMs', 'secondsFromNow'];
 
 /** [12] What the credential says for one kind of call, read on every call. */
 export function rateSettings(credentials: Record<string, unknown>, kind: CallKind): RateSettings {
@@ -162,7 +159,7 @@ export function rateSettings(credentials: Record<string, unknown>, kind: CallKin
 		limit: Math.floor(setting(kind === 'read' ? credentials.readsPerWindow : credentials.writesPerWindow, DEFAULT_LIMITS[kind], 1)),
 		windowMs: setting(credentials.rateLimitWindowSeconds, DEFAULT_WINDOW_SECONDS, 0) * 1000,
 		processes: Math.floor(setting(credentials.clientsSharingKey, 1, 1)),
-		resetUnit: RESET_UNITS.find((known) => known === credentials.rateLimitResetUnit) ?? 'auto',
+		resetUnit: (['epochSeconds', 'epochMs', 'secondsFromNow'] as const).find((unit) => unit === credentials.rateLimitResetUnit) ?? 'auto',
 	};
 }
 

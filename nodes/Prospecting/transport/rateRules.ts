@@ -105,14 +105,14 @@ export function holdAfterRefusal(answer: RateAnswer, settings: RateSettings, now
 
 /**
  * [5] [6] The window after an answer of this process that shows Remaining: one ending half a window or more later
- * starts afresh, one ending earlier is left as it was; Remaining 0 spends it; the other clients' calls are what the
- * service counted beyond this process's answered calls and those still on their way.
+ * starts afresh, one ending earlier is left as it was; a 2xx's Remaining 0 spends it (a 429 holds as rule 7 says);
+ * the other clients' calls are what the service counted beyond this process's answered calls and those on their way.
  */
 export function windowAfter(window: ServiceWindow, answer: RateAnswer & { remaining: number }, inFlight: number, limit: number, settings: RateSettings, now: number): ServiceWindow {
 	const end = Math.min(answer.resetAt ?? Infinity, now + windowOf(settings));
 	if (end < window.end - windowOf(settings) / 2) return window;
 	const next = end >= window.end + windowOf(settings) / 2 ? { end, spent: false, own: 0, others: 0 } : { ...window };
-	next.spent ||= answer.remaining <= 0;
+	next.spent ||= answer.status !== 429 && answer.remaining <= 0;
 	next.own += answer.status === 429 ? 0 : 1;
 	next.others = Math.max(next.others, limit - answer.remaining - next.own - inFlight);
 	return next;

@@ -1,0 +1,53 @@
+/**
+ * n8n 2.41's n8n-workflow has no sleepWithAbort (the tests' 2.11 has): there a wait cannot be cut short, and the budget's
+ * waiting calls must still go when woken, and leave when their execution is cancelled.
+ */
+import { onControlledClock } from '../../dev/harness/clock';
+import { Deadline } from '../../nodes/Prospecting/transport/deadline';
+import { leaveIfCancelled, pause } from '../../nodes/Prospecting/transport/pause';
+import { RateBudget } from '../../nodes/Prospecting/transport/rateBudget';
+import type { RateSettings } from '../../nodes/Prospecting/transport/rateRules';
+
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleepWithAbort: undefined }));
+
+const one: RateSettings = { limit: 1, windowMs: 0, processes: 1, resetUnit: 'auto' };
+const workflow = () => new Deadline(300_000);
+
+it('on an n8n without an abortable sleep, a call waiting for an answer goes when it comes, and a cancelled one leaves at once', async () => {
+	const budget = new RateBudget();
+	const ahead = await budget.acquire(one, workflow());
+	const abort = new AbortController();
+	const cancelled = budget.acquire(one, workflow(), abort.signal);
+	const behind = budget.acquire(one, workflow());
+	abort.abort();
+	await expect(cancelled).rejects.toThrow('The execution was cancelled');
+	budget.settle(ahead, { status: 200 }, one);
+	await expect(behind).resolves.toHaveProperty('at');
+});
+
+it('on an n8n without an abortable sleep, a thousand calls waiting out a hold all go, one at a time as each is answered', async () => {
+	const budget = new RateBudget();
+	budget.settle(budget.start(budget.enter(), Date.now()), { status: 429, retryAfterMs: 2000 }, one);
+	const { result, elapsedMs } = await onControlledClock(
+		async () =>
+			await Promise.all(
+				Array.from({ length: 1000 }, async () => {
+					const reservation = await budget.acquire(one, workflow());
+					await Promise.resolve();
+					budget.settle(reservation, { status: 200 }, one);
+					return reservation.at;
+				}),
+			),
+	);
+	expect(result).toHaveLength(1000);
+	expect(elapsedMs).toBeGreaterThanOrEqual(2000);
+});
+
+it('on an n8n without an abortable sleep, a pause runs its time and a cancel is still told', async () => {
+	const abort = new AbortController();
+	abort.abort();
+	await expect(leaveIfCancelled(abort.signal)).rejects.toThrow('The execution was cancelled');
+	await expect(leaveIfCancelled(new AbortController().signal)).resolves.toBeUndefined();
+	const { elapsedMs } = await onControlledClock(async () => await pause(1000, abort.signal));
+	expect(elapsedMs).toBeGreaterThanOrEqual(1000);
+});
