@@ -26,29 +26,13 @@ export const contactKey = (kind: Kind, value: string) => (kind === 'emails' ? `e
 
 export const contactKeys = (contacts: LeadContacts): string[] => KINDS.flatMap((kind) => contacts[kind].map((item) => contactKey(kind, item.value)));
 
-/** A lead as the service returns it, or as Lead Create sent it. */
-export type LeadRecord = object;
-
 /** The contacts a lead holds, of these kinds, as keys. */
-export function recordContactKeys(lead: LeadRecord, kinds: Kind[] = KINDS): Set<string> {
+export function recordContactKeys(lead: object, kinds: Kind[] = KINDS): Set<string> {
 	const record = lead as Record<string, unknown>;
 	const values = (kind: Kind) => (Array.isArray(record[kind]) ? (record[kind] as unknown[]) : [])
 		.map((entry) => (entry && typeof entry === 'object' ? (entry as IDataObject).value : entry))
 		.filter((value): value is string | number => typeof value === 'string' || typeof value === 'number');
 	return new Set(kinds.flatMap((kind) => values(kind).map((value) => contactKey(kind, String(value)))));
-}
-
-/** The contact messages name and lost-lead searches look for: the first e-mail, phone or mobile. */
-export function firstContact(contacts: LeadContacts): string {
-	// Lead Create refuses an item without a contact before anything else.
-	return (contacts.emails[0] ?? contacts.phones[0] ?? contacts.mobiles[0])!.value;
-}
-
-/** Skip If Exists' rule: a lead with one of these contacts, and with this name when one is given (trimmed). */
-export function hasContactOf(lead: LeadRecord, keys: string[], name: string): boolean {
-	if (name && String((lead as { name?: unknown }).name ?? '').trim().toLowerCase() !== name.toLowerCase()) return false;
-	const held = recordContactKeys(lead);
-	return keys.some((key) => held.has(key));
 }
 
 /**

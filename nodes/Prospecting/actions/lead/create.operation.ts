@@ -10,9 +10,8 @@ import { earliestCreatedAt } from '../../transport/serviceClock';
 import { guardWrite } from '../dryRun';
 import { booleanValue, secondsOption, writeSettings } from '../parameters';
 import { inContactTurn, writeOnce, type ContactTurn, type Doubt } from '../writeMemory';
-import { hasContactOf } from './contacts';
 import { DEFAULT_LOST_LEAD_SEARCH_SECONDS, lookForLostLead, mayExistError, searchBeforeSending, triedLines } from './lostLead';
-import { leadFromParameters, matchesEverythingSent, theLeadSent, type SentLead } from './sentLead';
+import { hasContactOf, leadFromParameters, matchesEverythingSent, theLeadSent, type SentLead } from './sentLead';
 import { simplifyLead, simplifyLeadsWanted } from './simplify';
 
 export { description } from './create.description';
@@ -45,9 +44,6 @@ async function createOf(context: IExecuteFunctions, i: number) {
 }
 type Create = Awaited<ReturnType<typeof createOf>>;
 
-/** A create that does not look before sending neither waits for its contacts' turn nor leaves them in doubt. */
-const NO_TURN: ContactTurn<SentLead> = { inDoubt: () => undefined, settled: () => undefined };
-
 /**
  * Lead Create returns the lead of each item, created or found. Steps: Skip If Exists' search (and a create of the
  * contact still in doubt); the dry run; a retried execution's search; the send; a lost answer's look. A create is sent
@@ -55,10 +51,10 @@ const NO_TURN: ContactTurn<SentLead> = { inDoubt: () => undefined, settled: () =
  */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const c = await createOf(this, i);
-	// Creates that look before sending (Skip If Exists, a retried execution) go one at a time per contact.
-	const looksFirst = c.skipIfExists || this.getMode() === 'retry';
-	const inTurn = async (task: (turn: ContactTurn<SentLead>) => Promise<INodeExecutionData[]>) =>
-		looksFirst ? await inContactTurn(c.account, c.lead.keys, task) : await task(NO_TURN);
+	// Creates that look before sending (Skip If Exists, a retried execution) go one at a time per contact; others
+	// take no contact's turn, and leave none in doubt.
+	const turnOf = c.skipIfExists || this.getMode() === 'retry' ? c.lead.keys : [];
+	const inTurn = async (task: (turn: ContactTurn<SentLead>) => Promise<INodeExecutionData[]>) => await inContactTurn(c.account, turnOf, task);
 	return await writeOnce<Look>(this, i, {
 		send: async (sending) => await inTurn(async (turn) => await findOrSend(c, turn, sending)),
 		// An earlier try of this item sent it, its outcome unknown: look on, as it sent it; never send again.

@@ -7,8 +7,7 @@ import { prospectingApiPaginate } from '../../shared/pagination';
 import { cancelSignal, leaveIfCancelled, pause } from '../../transport/pause';
 import type { ProspectingRequestOptions } from '../../transport/request';
 import { checkBeforeSending } from '../checkBeforeSending';
-import { hasContactOf } from './contacts';
-import { isTheLeadSent, matchesEverythingSent, type LeadToCreate, type SentLead, type SentSince } from './sentLead';
+import { hasContactOf, isTheLeadSent, matchesEverythingSent, type LeadToCreate, type SentLead, type SentSince } from './sentLead';
 
 /** Lead Create's searches (GET /leads?search=): for a lead before sending, and for a lost lead after. */
 

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { WriteAnswerExpectation } from '../../helpers/writeAnswer';
 import { inputError } from '../inputError';
 import { textValue } from '../parameters';
-import { collectContacts, contactKey, contactKeys, firstContact, recordContactKeys, type LeadContacts, type LeadRecord } from './contacts';
+import { collectContacts, contactKey, contactKeys, recordContactKeys, type LeadContacts } from './contacts';
 
 /** What Lead Create sends: the fields of its POST /leads body. */
 export interface SentLead extends LeadContacts {
@@ -25,23 +25,32 @@ export function leadFromParameters(this: IExecuteFunctions, i: number): LeadToCr
 	const company = textValue.call(this, i, 'company', this.getNodeParameter('company', i));
 	const additionalFields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 	const contacts = collectContacts.call(this, i, { email: this.getNodeParameter('email', i), phone: this.getNodeParameter('phone', i), additionalFields });
-	if (contacts.emails.length + contacts.phones.length + contacts.mobiles.length === 0) {
+	// The contact messages name and lost-lead searches look for: the first e-mail, phone or mobile.
+	const contact = (contacts.emails[0] ?? contacts.phones[0] ?? contacts.mobiles[0])?.value;
+	if (contact === undefined) {
 		throw inputError(this.getNode(), i, 'email / phone / mobile', 'a lead needs at least one contact: fill Email, Phone, or a contact under Additional Fields');
 	}
 	const body: IDataObject = {};
 	if (name) body.name = name;
 	if (company) body.company = company;
 	for (const kind of ['emails', 'phones', 'mobiles'] as const) if (contacts[kind].length) body[kind] = contacts[kind];
-	return { sent: { name, company, ...contacts }, body, keys: contactKeys(contacts), contact: firstContact(contacts) };
+	return { sent: { name, company, ...contacts }, body, keys: contactKeys(contacts), contact };
 }
 
 const sameText = (a: unknown, b: string) => String(a ?? '').trim().toLowerCase() === b.trim().toLowerCase();
+
+/** Skip If Exists' rule: a lead with one of these contacts, and with this name when one is given. */
+export function hasContactOf(lead: object, keys: string[], name: string): boolean {
+	if (name && !sameText((lead as { name?: unknown }).name, name)) return false;
+	const held = recordContactKeys(lead);
+	return keys.some((key) => held.has(key));
+}
 
 /**
  * Whether a lead matches every field sent that it shows: name and company when sent, and each e-mail, phone and mobile
  * (a field not sent is not compared: the service may fill it).
  */
-export function matchesEverythingSent(lead: LeadRecord, sent: SentLead): boolean {
+export function matchesEverythingSent(lead: object, sent: SentLead): boolean {
 	const record = lead as Record<string, unknown>;
 	if (sent.name && 'name' in record && !sameText(record.name, sent.name)) return false;
 	if (sent.company && 'company' in record && !sameText(record.company, sent.company)) return false;
@@ -65,7 +74,7 @@ export interface SentSince {
  * create's own answer (`answered`), never as a search's find. Limit: the API takes no client id, so a lead identical
  * in every field and stamped within the clock's margin before the send cannot be told apart.
  */
-export function isTheLeadSent(lead: LeadRecord, sent: SentLead, since: SentSince, answered = false): boolean {
+export function isTheLeadSent(lead: object, sent: SentLead, since: SentSince, answered = false): boolean {
 	const record = lead as Record<string, unknown>;
 	const createdAt = Date.parse(String(record.createdAt ?? ''));
 	const inTime = Number.isFinite(createdAt) ? createdAt >= since.earliestCreatedAt() : answered;
