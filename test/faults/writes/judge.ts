@@ -13,8 +13,11 @@ import { executionName, faultWords, itemTag, type DrawnFault } from './schedule'
 
 /** Without a Date header the node allows the service's clock this far behind (the documented limit). */
 const UNMEASURED_CLOCK_ALLOWANCE_MS = 120_000;
-/** With one, a lead stamped up to this much before the send may be the one sent: Date counts whole seconds. */
-const CLOCK_MARGIN_MS = 1000;
+/**
+ * With one, a lead stamped up to this much before the send may be the one sent: the node reads the service's clock
+ * from Date, which counts whole seconds (its reading may be a second behind), and allows createdAt a second more.
+ */
+const CLOCK_MARGIN_MS = 2000;
 
 /** What an execution said of one item. */
 export type Report =

@@ -72,7 +72,7 @@ export interface SentSince {
  * Whether a lead can be the one this create sent: not known before the send, carrying a contact sent and every field
  * sent it shows, and created since the send. A lead that does not show when it was created passes only as the
  * create's own answer (`answered`), never as a search's find. Limit: the API takes no client id, so a lead identical
- * in every field and stamped within the clock's margin before the send cannot be told apart.
+ * in every field and stamped within the clock's margin before the send (up to 2 s, serviceClock.ts) cannot be told apart.
  */
 export function isTheLeadSent(lead: object, sent: SentLead, since: SentSince, answered = false): boolean {
 	const record = lead as Record<string, unknown>;
