@@ -18,10 +18,16 @@ const writePath = [
 	'nodes/Prospecting/actions/checkBeforeSending.ts',
 	'nodes/Prospecting/transport/serviceClock.ts',
 	'nodes/Prospecting/trigger/lifecycle.ts',
-	'nodes/Prospecting/helpers/errors.ts',
+	// Errors as users see them, and the outcome each carries.
+	'nodes/Prospecting/helpers/nodeError.ts',
+	'nodes/Prospecting/helpers/statusError.ts',
+	'nodes/Prospecting/helpers/networkError.ts',
+	'nodes/Prospecting/helpers/networkCode.ts',
+	'nodes/Prospecting/helpers/unusableAnswerError.ts',
+	'nodes/Prospecting/helpers/rateLimitError.ts',
 	'nodes/Prospecting/helpers/outcome.ts',
 	'nodes/Prospecting/helpers/errorMarks.ts',
-	// Rules that moved out of errors.ts: what a write's 2xx must be, and which answers an error may quote.
+	// What a write's 2xx must be, and which answers an error may quote.
 	'nodes/Prospecting/helpers/writeAnswer.ts',
 	'nodes/Prospecting/helpers/quotable.ts',
 ];

@@ -14,12 +14,9 @@
 import * as net from 'node:net';
 import type { INode } from 'n8n-workflow';
 
-import {
-	errorFromNetwork,
-	errorFromStatus,
-	isResponseLostError,
-} from '../../nodes/Prospecting/helpers/errors';
-import { outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
+import { errorFromNetwork } from '../../nodes/Prospecting/helpers/networkError';
+import { isOutcomeUnknown, outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
+import { errorFromStatus } from '../../nodes/Prospecting/helpers/statusError';
 import { executeWorkflow, PROSPECTING_NODE_TYPE } from '../../dev/harness';
 import { expectNoSecret, formPost, inLine, prospectingNamed, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
@@ -187,20 +184,20 @@ describe('Lead Create, never reached', () => {
 	it('an unknown network code or any 5xx on a write counts as a lost answer; a refused connection or an unknown host proves it was not sent', () => {
 		const node = { id: 'n', name: 'Prospecting', type: PROSPECTING_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 		const write = { method: 'POST', endpoint: '/leads', itemIndex: 0 };
-		expect(isResponseLostError(errorFromNetwork(node, { ...write, code: 'EPROTO' }, '', true))).toBe(true);
+		expect(isOutcomeUnknown(errorFromNetwork(node, { ...write, code: 'EPROTO' }, '', true))).toBe(true);
 		const unnamed = errorFromNetwork(node, { ...write, code: undefined }, '', true);
-		expect(isResponseLostError(unnamed)).toBe(true);
+		expect(isOutcomeUnknown(unnamed)).toBe(true);
 		expect(unnamed.message).toBe('The answer to POST /leads was lost: the connection failed');
 		for (const status of [502, 504]) {
 			const error = errorFromStatus(node, { ...write, status, body: { message: 'Gateway' } }, '', true);
-			expect(isResponseLostError(error)).toBe(true);
+			expect(isOutcomeUnknown(error)).toBe(true);
 			expect(error.message).toBe(`The answer to POST /leads was lost: a gateway answered ${status}`);
-			expect(isResponseLostError(errorFromStatus(node, { ...write, method: 'GET', status }, '', false))).toBe(false);
+			expect(isOutcomeUnknown(errorFromStatus(node, { ...write, method: 'GET', status }, '', false))).toBe(false);
 		}
-		for (const status of [500, 503, 524]) expect(isResponseLostError(errorFromStatus(node, { ...write, status }, '', true))).toBe(true);
+		for (const status of [500, 503, 524]) expect(isOutcomeUnknown(errorFromStatus(node, { ...write, status }, '', true))).toBe(true);
 		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']) {
 			const error = errorFromNetwork(node, { ...write, code }, '', true);
-			expect(isResponseLostError(error)).toBe(false);
+			expect(isOutcomeUnknown(error)).toBe(false);
 			expect(outcomeOf(error)).toBe('notSent');
 		}
 	});

@@ -7,7 +7,10 @@
 import type { INode } from 'n8n-workflow';
 
 import { isCredentialFault } from '../../nodes/Prospecting/helpers/credentialFault';
-import { errorFromNetwork, errorFromRateLimit, errorFromStatus, errorFromWriteAnswer } from '../../nodes/Prospecting/helpers/errors';
+import { errorFromNetwork } from '../../nodes/Prospecting/helpers/networkError';
+import { errorFromRateLimit } from '../../nodes/Prospecting/helpers/rateLimitError';
+import { errorFromStatus } from '../../nodes/Prospecting/helpers/statusError';
+import { errorFromNotJson, errorFromWriteAnswer } from '../../nodes/Prospecting/helpers/unusableAnswerError';
 import { describeAnswer, quotableDetails, quotableMessage } from '../../nodes/Prospecting/helpers/quotable';
 import { writeAnswerProblem } from '../../nodes/Prospecting/helpers/writeAnswer';
 
@@ -151,7 +154,7 @@ describe('an error for an answer with little in it', () => {
 			'The service failed to process the request (503) after 5 attempts',
 		]);
 		const notJson = (attempts?: number) =>
-			errorFromNetwork(node, { method: 'GET', endpoint: '/leads', code: 'NOT_JSON', attempts, body: '<p>', contentType: 'text/html' }, '', false).message;
+			errorFromNotJson(node, { method: 'GET', endpoint: '/leads', attempts, body: '<p>', contentType: 'text/html' }, '').message;
 		expect([notJson(), notJson(1), notJson(5)]).toEqual([
 			'The service answered with something that is not JSON',
 			'The service answered with something that is not JSON',

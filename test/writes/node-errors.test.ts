@@ -5,7 +5,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError, withNote } from '../../nodes/Prospecting/helpers/errors';
+import { asNodeError, withNote } from '../../nodes/Prospecting/helpers/nodeError';
 
 const node = { id: '1', name: 'Prospecting', type: 'n8n-nodes-prospecting.prospecting', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 

@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import { withNote } from '../helpers/errors';
+import { withNote } from '../helpers/nodeError';
 import { withOutcome } from '../helpers/outcome';
 
 /**

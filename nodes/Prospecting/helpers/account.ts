@@ -12,7 +12,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { inCredential } from './credentialFault';
-import { asNodeError } from './errors';
+import { asNodeError } from './nodeError';
 import { withOutcome } from './outcome';
 import { refusedHost } from './refusedHosts';
 

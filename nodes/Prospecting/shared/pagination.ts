@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { buildApiError } from '../helpers/errors';
+import { buildApiError } from '../helpers/nodeError';
 import type { ProspectingContext } from '../helpers/account';
 import type { ProspectingRequestOptions } from '../transport/request';
 import { prospectingApiRequest } from '../transport/request';

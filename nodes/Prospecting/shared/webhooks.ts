@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ProspectingContext } from '../helpers/account';
 import type { ProspectingRequestOptions } from '../transport/request';
-import { buildApiError } from '../helpers/errors';
+import { buildApiError } from '../helpers/nodeError';
 import type { WriteAnswerExpectation } from '../helpers/writeAnswer';
 import { prospectingApiRequest } from '../transport/request';
 

@@ -1,9 +1,12 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { budgetKey, buildQuery, checkedAccount, type MultiValueFormat, type ProspectingContext } from '../helpers/account';
-import { errorFromNetwork, errorFromRateLimit, errorFromStatus, errorFromWriteAnswer, isNotSentCode, isResponseLostCode } from '../helpers/errors';
 import { headerValue } from '../helpers/headers';
-import { networkCode } from '../helpers/networkCode';
+import { isRetryableCode, networkCode } from '../helpers/networkCode';
+import { errorFromNetwork } from '../helpers/networkError';
+import { errorFromRateLimit } from '../helpers/rateLimitError';
+import { errorFromStatus } from '../helpers/statusError';
+import { errorFromNotJson, errorFromWriteAnswer } from '../helpers/unusableAnswerError';
 import { Deadline } from './deadline';
 import { cancelSignal, pause } from './pause';
 import { callKind, getBudget, rateSettings, RateWaitTooLong } from './rateBudget';
@@ -93,10 +96,9 @@ export async function prospectingApiRequest(
 		} catch (error) {
 			budget.settle(reservation, undefined, settings);
 			const code = networkCode(error);
-			const lost = errorFromNetwork(node, { ...where, code, attempts }, secret, isWrite);
-			const retryable = code !== 'ERR_CANCELED' && (isResponseLostCode(code) || isNotSentCode(code) || code === undefined);
-			if (retryable && (await retryRead(lost, redactText(code ?? 'network error', secret)))) continue;
-			throw lost;
+			const noAnswer = errorFromNetwork(node, { ...where, code, attempts }, secret, isWrite);
+			if (isRetryableCode(code) && (await retryRead(noAnswer, redactText(code ?? 'network error', secret)))) continue;
+			throw noAnswer;
 		}
 
 		const [status, body, headers, now] = [response.statusCode, response.body, response.headers as Record<string, unknown>, Date.now()];
@@ -116,7 +118,7 @@ export async function prospectingApiRequest(
 		const problem = isWrite ? writeAnswerProblem(body, options.expect) : undefined;
 		if (problem) throw errorFromWriteAnswer(node, { ...where, status, body, contentType, problem }, secret);
 		if (!isWrite && (body === null || typeof body !== 'object')) {
-			const notJson = errorFromNetwork(node, { ...where, code: 'NOT_JSON', attempts, body, contentType }, secret, false);
+			const notJson = errorFromNotJson(node, { ...where, attempts, body, contentType }, secret);
 			if (await retryRead(notJson, 'answer was not JSON')) continue;
 			throw notJson;
 		}

@@ -2,8 +2,7 @@ import type { IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isCredentialFault } from '../helpers/credentialFault';
-import { isResponseLostError } from '../helpers/errors';
-import { outcomeOf, withOutcome } from '../helpers/outcome';
+import { isOutcomeUnknown, outcomeOf, withOutcome } from '../helpers/outcome';
 import { EventListError, sameEvents, subscribedEvents } from './events';
 import { forgetWebhook, isComplete, keepWebhook, keptEntry } from './keptWebhooks';
 import { sameUrl } from '../shared/webhooks';
@@ -155,7 +154,7 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 	} catch (error) {
 		const cleanup = await cleanUpAfterFailedCreate(this, url);
 		// A lost answer leaves the outcome open: a slow service may still register the webhook after the clean-up.
-		const late = isResponseLostError(error)
+		const late = isOutcomeUnknown(error)
 			? ' The service may still register the lost webhook later: its deliveries are refused (its secret is unknown), and the next activation removes it before creating one.'
 			: '';
 		throw withOutcome(
@@ -217,7 +216,7 @@ export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
 	try {
 		await deleteRemoteWebhook.call(this, kept.id);
 	} catch (error) {
-		if (isResponseLostError(error) && !(await isStillListed(this, kept.id))) {
+		if (isOutcomeUnknown(error) && !(await isStillListed(this, kept.id))) {
 			forgetWebhook(staticData, url);
 			return true;
 		}

@@ -2,7 +2,8 @@ import type { IHookFunctions } from 'n8n-workflow';
 
 import { unwrapRecord } from '../shared/records';
 import { listWebhooks, theWebhookDeleted, theWebhookSent } from '../shared/webhooks';
-import { asNodeError, isNotFound } from '../helpers/errors';
+import { asNodeError } from '../helpers/nodeError';
+import { isNotFound } from '../helpers/statusError';
 import { prospectingApiRequest } from '../transport/request';
 
 /** A webhook as the service lists it. The secret is never part of a listing. */

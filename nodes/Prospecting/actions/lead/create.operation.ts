@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { accountKey } from '../../helpers/account';
-import { asNodeError, isUnreachableError, withNote } from '../../helpers/errors';
+import { isServiceUnreachable } from '../../helpers/networkError';
+import { asNodeError, withNote } from '../../helpers/nodeError';
 import { outcomeOf } from '../../helpers/outcome';
 import { unwrapRecord } from '../../shared/records';
 import { cancelSignal, pause } from '../../transport/pause';
@@ -105,7 +106,7 @@ async function send(c: Create, turn: ContactTurn<SentLead>, sending: (look: Look
 			const words = asNodeError(node, error).message;
 			if (outcomeOf(error) !== 'unknown') {
 				if (unknown !== undefined) throw mayExistError(node, unknown, { contact: c.lead.contact, tried: [...tried, `POST /leads sent again; ${words}`], itemIndex: c.i });
-				if (isUnreachableError(error) && attempt === 1) {
+				if (isServiceUnreachable(error) && attempt === 1) {
 					tried.push(`POST /leads did not reach the service (${words})`);
 					await pause(NOT_SENT_PAUSE_MS, cancelSignal(c.context));
 					continue;

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError } from '../../helpers/errors';
+import { asNodeError } from '../../helpers/nodeError';
 import { withOutcome } from '../../helpers/outcome';
 import { prospectingApiPaginate } from '../../shared/pagination';
 import { cancelSignal, leaveIfCancelled, pause } from '../../transport/pause';

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../shared/records';
-import { asNodeError, isResponseLostError, withNote } from '../../helpers/errors';
+import { asNodeError, withNote } from '../../helpers/nodeError';
+import { isOutcomeUnknown } from '../../helpers/outcome';
 import { prospectingApiRequest } from '../../transport/request';
 import { guardWrite } from '../dryRun';
 import { writeOnce } from '../writeMemory';
@@ -96,7 +97,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 				expect: { record: 'optional', isWritten: (record) => namesTheLead(record, leadId) },
 			});
 		} catch (error) {
-			if (!isResponseLostError(error)) throw asNodeError(this.getNode(), error);
+			if (!isOutcomeUnknown(error)) throw asNodeError(this.getNode(), error);
 			// No read tells whether a lead is in a routine, and a second add may start the same person twice.
 			throw withNote(
 				this.getNode(),

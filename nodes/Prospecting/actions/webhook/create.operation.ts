@@ -4,9 +4,9 @@ import { NodeOperationError } from 'n8n-workflow';
 import { EVENT_KIND_RULE, isEventKind } from '../../shared/eventKinds';
 import { unwrapRecord } from '../../shared/records';
 import { listWebhooks, theWebhookSent } from '../../shared/webhooks';
-import { asNodeError, isResponseLostError, withNote } from '../../helpers/errors';
+import { asNodeError, withNote } from '../../helpers/nodeError';
 import { prospectingApiRequest } from '../../transport/request';
-import { withOutcome } from '../../helpers/outcome';
+import { isOutcomeUnknown, withOutcome } from '../../helpers/outcome';
 import { additionalFieldsCollection } from '../common.descriptions';
 import { guardWrite } from '../dryRun';
 import { checkBeforeSending } from '../checkBeforeSending';
@@ -156,7 +156,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			});
 			return [{ json: unwrapRecord(response) ?? {} }];
 		} catch (error) {
-			if (!isResponseLostError(error)) throw asNodeError(this.getNode(), error);
+			if (!isOutcomeUnknown(error)) throw asNodeError(this.getNode(), error);
 			throw withNote(this.getNode(), error, await afterLoss(before));
 		}
 	};

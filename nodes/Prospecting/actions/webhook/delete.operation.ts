@@ -3,9 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { unwrapRecord } from '../../shared/records';
 import { listWebhooks, theWebhookDeleted } from '../../shared/webhooks';
-import { asNodeError, isNotFound, isResponseLostError, withNote } from '../../helpers/errors';
+import { asNodeError, withNote } from '../../helpers/nodeError';
+import { isNotFound } from '../../helpers/statusError';
 import { prospectingApiRequest } from '../../transport/request';
-import { withOutcome } from '../../helpers/outcome';
+import { isOutcomeUnknown, withOutcome } from '../../helpers/outcome';
 import { guardWrite } from '../dryRun';
 import { writeOnce } from '../writeMemory';
 import { writeOperationDescription } from '../dryRun.description';
@@ -99,7 +100,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			return deleted(await remove());
 		} catch (error) {
 			if (retried && isNotFound(error)) return deleted();
-			if (!isResponseLostError(error)) throw asNodeError(this.getNode(), error);
+			if (!isOutcomeUnknown(error)) throw asNodeError(this.getNode(), error);
 			// Whether the deletion happened is a read away. Deleting by id again cannot remove anything else: when the
 			// webhook is still listed (a slow service may not have applied it yet), the delete is sent once more and a
 			// 404 then means the first one got there.
@@ -110,7 +111,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		} catch (again) {
 			if (isNotFound(again)) return deleted();
 			// The first delete may still be applied by a slow service, whatever the second one met.
-			if (!isResponseLostError(again)) throw withOutcome(asNodeError(this.getNode(), again), 'unknown');
+			if (!isOutcomeUnknown(again)) throw withOutcome(asNodeError(this.getNode(), again), 'unknown');
 			if (!(await stillListed(again))) return deleted();
 			throw withNote(
 				this.getNode(),
