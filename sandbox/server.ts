@@ -60,10 +60,14 @@ function readBody(req: http.IncomingMessage): Promise<{ text: string; tooLarge: 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** What a write's answer says it applied: the record it names (a lead or webhook id, or the lead added to a routine). */
+/**
+ * What a write's answer says it applied: the record it names (a lead or webhook id, or the lead added to a routine),
+ * at the record's own stamp when it carries one (the commit), else now.
+ */
 function appliedBy(body: string, serviceNow: number): AppliedWrite {
-	const record = JSON.parse(body) as { id?: unknown; leadId?: unknown };
-	return { at: new Date(serviceNow).toISOString(), recordId: String(record.id ?? record.leadId) };
+	const record = JSON.parse(body) as { id?: unknown; leadId?: unknown; createdAt?: unknown };
+	const at = record.id !== undefined && typeof record.createdAt === 'string' ? record.createdAt : new Date(serviceNow).toISOString();
+	return { at, recordId: String(record.id ?? record.leadId) };
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
