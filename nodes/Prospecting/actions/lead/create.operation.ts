@@ -12,7 +12,7 @@ import { guardWrite } from '../dryRun';
 import { booleanValue, secondsOption, writeSettings } from '../parameters';
 import { inContactTurn, writeOnce, type ContactTurn, type Doubt } from '../writeMemory';
 import { DEFAULT_LOST_LEAD_SEARCH_SECONDS, lookForLostLead, mayExistError, searchBeforeSending, triedLines } from './lostLead';
-import { hasContactOf, leadFromParameters, matchesEverythingSent, theLeadSent, type SentLead } from './sentLead';
+import { hasContactOf, isTheLeadSent, leadFromParameters, matchesEverythingSent, type SentLead } from './sentLead';
 import { simplifyLead, simplifyLeadsWanted } from './simplify';
 
 export { description } from './create.description';
@@ -24,9 +24,7 @@ export type LeadOutcome = 'created' | 'found';
 const NOT_SENT_PAUSE_MS = 1000;
 
 /** What a lost lead is looked for with: the create's own send, or an earlier one (an earlier try or execution). */
-interface Look extends Doubt<SentLead> {
-	known: string[];
-}
+type Look = Doubt<SentLead> & { known: string[] };
 
 /** One item's create: its lead, its options, and the account its contacts' turn is kept for. */
 async function createOf(context: IExecuteFunctions, i: number) {
@@ -100,7 +98,7 @@ async function send(c: Create, turn: ContactTurn<SentLead>, sending: (look: Look
 	for (let attempt = 1; ; attempt++) {
 		const sentAt = Date.now();
 		try {
-			const expect = theLeadSent(c.lead.sent, { known, earliestCreatedAt: () => earliestCreatedAt(c.account, sentAt).at });
+			const expect = { record: 'required' as const, isWritten: (lead: object) => isTheLeadSent(lead, c.lead.sent, sinceSend(c, sentAt, known), true) };
 			return settled(c, turn, unwrapRecord(await prospectingApiRequest.call(c.context, 'POST', '/leads', { ...c.settings, body: c.lead.body, expect })) ?? {}, 'created');
 		} catch (error) {
 			const words = asNodeError(node, error).message;
@@ -133,10 +131,13 @@ async function lookFor(c: Create, turn: ContactTurn<SentLead>, earlier: Look, tr
 	throw mayExistError(c.context.getNode(), undefined, { contact: c.lead.contact, tried, search, itemIndex: c.i });
 }
 
+/** What a lead found is set against: the leads listed before the send, and the service's clock at the send. */
+const sinceSend = (c: Create, sentAt: number, known: string[]) => ({ known, earliestCreatedAt: () => earliestCreatedAt(c.account, sentAt).at, measured: () => earliestCreatedAt(c.account, sentAt).measured });
+
 const lookAt = (c: Create, look: Look) => ({
 	contact: c.lead.contact,
 	sent: look.sent,
-	since: { known: look.known, earliestCreatedAt: () => earliestCreatedAt(c.account, look.sentAt).at, measured: () => earliestCreatedAt(c.account, look.sentAt).measured },
+	since: sinceSend(c, look.sentAt, look.known),
 	windowMs: look.windowMs,
 	deadlineAt: c.settings.deadlineAt,
 	settings: c.settings,

@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { WriteAnswerExpectation } from '../../helpers/writeAnswer';
 import { inputError } from '../inputError';
 import { textValue } from '../parameters';
 import { collectContacts, contactKey, contactKeys, recordContactKeys, type LeadContacts } from './contacts';
@@ -81,9 +80,3 @@ export function isTheLeadSent(lead: object, sent: SentLead, since: SentSince, an
 	const carried = recordContactKeys(record);
 	return inTime && !since.known.includes(String(record.id)) && contactKeys(sent).some((key) => carried.has(key)) && matchesEverythingSent(record, sent);
 }
-
-/** A create's answer must be the lead sent, with its id. */
-export const theLeadSent = (sent: SentLead, since: SentSince): WriteAnswerExpectation => ({
-	record: 'required',
-	isWritten: (record) => isTheLeadSent(record, sent, since, true),
-});
