@@ -11,7 +11,6 @@
  * first search misses the lead as it did in the report (with room for a loaded machine's timer delays), and a
  * later search of the window finds it, which is the shape of the real case.
  */
-import * as net from 'node:net';
 import type { INode } from 'n8n-workflow';
 
 import { errorFromNetwork } from '../../nodes/Prospecting/helpers/networkError';
@@ -151,36 +150,6 @@ describe('Lead Create, defaults', () => {
 });
 
 describe('Lead Create, never reached', () => {
-	it('a refused connection proves the create never reached the service: sent once more, one lead', async () => {
-		// A port nothing listens on at the first send; a forwarder to the sandbox opens on it before the second.
-		const probe = net.createServer();
-		await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-		const port = (probe.address() as net.AddressInfo).port;
-		await new Promise<void>((resolve) => probe.close(() => resolve()));
-		const target = new URL(sandbox.url);
-		const forwarder = net.createServer((socket) => {
-			const upstream = net.connect(Number(target.port), target.hostname);
-			socket.pipe(upstream).pipe(socket);
-			socket.on('error', () => upstream.destroy());
-			upstream.on('error', () => socket.destroy());
-		});
-		const opening = wait(400).then(
-			async () => await new Promise<void>((resolve) => forwarder.listen(port, '127.0.0.1', resolve)),
-		);
-		try {
-			const run = await runNode(createLead('recusada@example.com'), {
-				baseUrl: `http://127.0.0.1:${port}`,
-				apiKey: sandbox.apiKey,
-			});
-			expect(run.error).toBeUndefined();
-			expect(leadsWithEmail('recusada@example.com')).toHaveLength(1);
-			expect(methods()).toEqual(['POST']);
-		} finally {
-			await opening;
-			await new Promise<void>((resolve) => forwarder.close(() => resolve()));
-		}
-	});
-
 	it('an unknown network code or any 5xx on a write counts as a lost answer; a refused connection or an unknown host proves it was not sent', () => {
 		const node = { id: 'n', name: 'Prospecting', type: PROSPECTING_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 		const write = { method: 'POST', endpoint: '/leads', itemIndex: 0 };

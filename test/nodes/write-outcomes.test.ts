@@ -11,6 +11,7 @@ import { executeWorkflow } from '../../dev/harness';
 import type { Fault } from '../../sandbox/types';
 import { everythingVisible, expectNoSecret, inLine, NODE_NAME, prospectingNamed, runNode, startNode } from './support';
 import { useSandbox } from '../support/sandbox';
+import { asCaller, refuseConnections } from '../faults/support/network';
 
 const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 10, prospections: 5 } });
 
@@ -243,6 +244,24 @@ describe('a lost answer, a refusal and a call that never left', () => {
 		expect(run.items[0].json.error).toMatch(/the service refused the connection/);
 		// No answer, no status: the connection's code is in the words, never in httpCode.
 		expect(run.items[0].json).not.toHaveProperty('httpCode');
+	});
+
+	it.each<[string, () => INodeParameters]>([
+		['Routine Add Lead', addLead],
+		['Webhook Create', () => createWebhook],
+		['Lead Create', () => ({ resource: 'lead', operation: 'create', name: 'Rita Religada', email: 'rita.religada@example.com' })],
+	])('%s whose first connection is refused (a restart) is sent once more and applied once', async (_, parameters) => {
+		// Only the first write's connection is refused; the service never sees it.
+		refuseConnections((request) => request.kind === 'write' && request.nth === 0);
+		try {
+			const run = await asCaller('refused once', async () => await runNode(parameters(), connection));
+			expect(run.error).toBeUndefined();
+			expect(run.items).toHaveLength(1);
+			expect(writes()).toHaveLength(1);
+			expect(writes()[0].applied).toBeDefined();
+		} finally {
+			refuseConnections(undefined);
+		}
 	});
 
 	// The search runs before anything is sent: whatever stops it, the lead was not created, nor refused.

@@ -2,7 +2,7 @@ import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, IN8nHttpFul
 
 import { budgetKey, buildQuery, checkedAccount, type MultiValueFormat, type ProspectingContext } from '../helpers/account';
 import { headerValue } from '../helpers/headers';
-import { isRetryableCode, networkCode } from '../helpers/networkCode';
+import { isRetryableCode, isUnreachableCode, networkCode } from '../helpers/networkCode';
 import { errorFromNetwork } from '../helpers/networkError';
 import { errorFromRateLimit } from '../helpers/rateLimitError';
 import { errorFromStatus } from '../helpers/statusError';
@@ -37,6 +37,8 @@ export const DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS = 300;
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** [11] Reads are safe to repeat: this many retries after a 5xx, a dropped connection or an answer that is not JSON. */
 export const MAX_READ_RETRIES = 4;
+/** [11] A write is repeated only when it never reached the service (a refused connection may be a restart): once. */
+export const MAX_UNSENT_WRITE_RETRIES = 1;
 /** [11] The wait before a read's first retry, doubling for each next one. */
 export const READ_RETRY_BASE_MS = 300;
 
@@ -67,15 +69,16 @@ export async function prospectingApiRequest(
 	};
 	if (options.body !== undefined) request.body = options.body;
 	const place = budget.enter();
-	let [attempts, readFailures, refusals] = [0, 0, 0];
-	/** [11] The failure a read is retrying, its answer when no retry fits: never a rate limit; and the last 429's body. */
+	let [attempts, failures, refusals] = [0, 0, 0];
+	/** [11] The failure a call is retrying, its answer when no retry fits: never a rate limit; and the last 429's body. */
 	let [failure, refusedBody]: [Error | undefined, unknown] = [undefined, undefined];
-	/** [11] Reads are retried with a growing wait, never past the deadline. */
-	const retryRead = async (error: Error, reason: string): Promise<boolean> => {
-		const wait = READ_RETRY_BASE_MS * 2 ** readFailures;
-		if (isWrite || readFailures >= MAX_READ_RETRIES || Date.now() + wait > deadline.latest(false, Date.now())) return false;
-		[failure, readFailures] = [error, readFailures + 1];
-		this.logger?.debug(`Prospecting: ${method} ${endpoint} failed (${reason}); retry ${readFailures} in ${wait} ms`);
+	/** [11] A read, or a write that never reached the service, is retried with a growing wait, never past the deadline. */
+	const retry = async (error: Error, reason: string, unsent = false): Promise<boolean> => {
+		const wait = READ_RETRY_BASE_MS * 2 ** failures;
+		const most = isWrite ? (unsent ? MAX_UNSENT_WRITE_RETRIES : 0) : MAX_READ_RETRIES;
+		if (failures >= most || Date.now() + wait > deadline.latest(false, Date.now())) return false;
+		[failure, failures] = [error, failures + 1];
+		this.logger?.debug(`Prospecting: ${method} ${endpoint} failed (${reason}); retry ${failures} in ${wait} ms`);
 		await pause(wait, signal);
 		return true;
 	};
@@ -97,7 +100,7 @@ export async function prospectingApiRequest(
 			budget.settle(reservation, undefined, settings);
 			const code = networkCode(error);
 			const noAnswer = errorFromNetwork(node, { ...where, code, attempts }, secret, isWrite);
-			if (isRetryableCode(code) && (await retryRead(noAnswer, redactText(code ?? 'network error', secret)))) continue;
+			if (isRetryableCode(code) && (await retry(noAnswer, redactText(code ?? 'network error', secret), isUnreachableCode(code)))) continue;
 			throw noAnswer;
 		}
 
@@ -113,13 +116,13 @@ export async function prospectingApiRequest(
 		}
 		const contentType = headerValue(headers, 'content-type');
 		const statusError = () => errorFromStatus(node, { ...where, status, body, contentType, location: headerValue(headers, 'location'), attempts, recordLabel: options.recordLabel }, secret, isWrite);
-		if (status >= 500 && (await retryRead(statusError(), `status ${status}`))) continue;
+		if (status >= 500 && (await retry(statusError(), `status ${status}`))) continue;
 		if (status < 200 || status >= 300) throw statusError();
 		const problem = isWrite ? writeAnswerProblem(body, options.expect) : undefined;
 		if (problem) throw errorFromWriteAnswer(node, { ...where, status, body, contentType, problem }, secret);
 		if (!isWrite && (body === null || typeof body !== 'object')) {
 			const notJson = errorFromNotJson(node, { ...where, attempts, body, contentType }, secret);
-			if (await retryRead(notJson, 'answer was not JSON')) continue;
+			if (await retry(notJson, 'answer was not JSON')) continue;
 			throw notJson;
 		}
 		return redactValue(body, secret);

@@ -1,17 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { accountKey } from '../../helpers/account';
-import { isServiceUnreachable } from '../../helpers/networkError';
-import { asNodeError, withNote } from '../../helpers/nodeError';
+import { asNodeError } from '../../helpers/nodeError';
 import { outcomeOf } from '../../helpers/outcome';
 import { unwrapRecord } from '../../shared/records';
-import { cancelSignal, pause } from '../../transport/pause';
 import { prospectingApiRequest } from '../../transport/request';
 import { earliestCreatedAt } from '../../transport/serviceClock';
 import { guardWrite } from '../dryRun';
 import { booleanValue, secondsOption, writeSettings } from '../parameters';
 import { inContactTurn, writeOnce, type ContactTurn, type Doubt } from '../writeMemory';
-import { DEFAULT_LOST_LEAD_SEARCH_SECONDS, lookForLostLead, mayExistError, searchBeforeSending, triedLines } from './lostLead';
+import { DEFAULT_LOST_LEAD_SEARCH_SECONDS, lookForLostLead, mayExistError, searchBeforeSending } from './lostLead';
 import { hasContactOf, isTheLeadSent, leadFromParameters, matchesEverythingSent, type SentLead } from './sentLead';
 import { simplifyLead, simplifyLeadsWanted } from './simplify';
 
@@ -19,9 +17,6 @@ export { description } from './create.description';
 
 /** Whether the lead of an item was created by this node or already there (Skip If Exists, a lost answer's look, a retry). */
 export type LeadOutcome = 'created' | 'found';
-
-/** Pause before sending again a create that never reached the service (a refused connection may be a restart). */
-const NOT_SENT_PAUSE_MS = 1000;
 
 /** What a lost lead is looked for with: the create's own send, or an earlier one (an earlier try or execution). */
 type Look = Doubt<SentLead> & { known: string[] };
@@ -85,9 +80,10 @@ async function findOrSend(c: Create, turn: ContactTurn<SentLead>, sending: (look
 }
 
 /**
- * Sends the create. A confirmed answer is the lead created; a proven refusal fails the item (sent once more after a
- * refused connection). An unknown outcome is looked for; Send Again If Not Found sends once more when every search ran,
- * on a known clock, and found nothing. Once an item's outcome is unknown, it stays unknown unless its lead is found.
+ * Sends the create. A confirmed answer is the lead created; a proven refusal fails the item (the transport sent it once
+ * more if it never reached the service). An unknown outcome is looked for; Send Again If Not Found sends once more when
+ * every search ran, on a known clock, and found nothing. Once an item's outcome is unknown, it stays unknown unless its
+ * lead is found.
  */
 async function send(c: Create, turn: ContactTurn<SentLead>, sending: (look: Look) => void, known: string[]): Promise<INodeExecutionData[]> {
 	const look: Look = { sentAt: Date.now(), sent: c.lead.sent, windowMs: c.windowMs, known };
@@ -95,30 +91,25 @@ async function send(c: Create, turn: ContactTurn<SentLead>, sending: (look: Look
 	let unknown: unknown;
 	sending(look);
 	turn.inDoubt(look);
-	for (let attempt = 1; ; attempt++) {
-		const sentAt = Date.now();
+	for (;;) {
+		const [sentAt, again] = [Date.now(), unknown !== undefined];
 		try {
 			const expect = { record: 'required' as const, isWritten: (lead: object) => isTheLeadSent(lead, c.lead.sent, sinceSend(c, sentAt, known), true) };
 			return settled(c, turn, unwrapRecord(await prospectingApiRequest.call(c.context, 'POST', '/leads', { ...c.settings, body: c.lead.body, expect })) ?? {}, 'created');
 		} catch (error) {
 			const words = asNodeError(node, error).message;
 			if (outcomeOf(error) !== 'unknown') {
-				if (unknown !== undefined) throw mayExistError(node, unknown, { contact: c.lead.contact, tried: [...tried, `POST /leads sent again; ${words}`], itemIndex: c.i });
-				if (isServiceUnreachable(error) && attempt === 1) {
-					tried.push(`POST /leads did not reach the service (${words})`);
-					await pause(NOT_SENT_PAUSE_MS, cancelSignal(c.context));
-					continue;
-				}
+				if (again) throw mayExistError(node, unknown, { contact: c.lead.contact, tried: [...tried, `POST /leads sent again; ${words}`], itemIndex: c.i });
 				turn.settled();
-				throw withNote(node, error, triedLines(tried).join('\n'));
+				throw asNodeError(node, error);
 			}
 			unknown ??= error;
 			c.context.logger.info(`Prospecting: the outcome of the create for ${c.lead.contact} is unknown (${words}); looking for its lead for up to ${c.windowMs / 1000} s before the item goes on (item ${c.i})`);
 			const search = await lookForLostLead.call(c.context, { ...lookAt(c, look), from: sentAt });
 			if (search.lead) return settled(c, turn, search.lead, 'found');
-			tried.push(`POST /leads sent${attempt > 1 ? ' again' : ''}; its outcome is unknown (${words})`);
+			tried.push(`POST /leads sent${again ? ' again' : ''}; its outcome is unknown (${words})`);
 			// A failed search may have missed the lead, and on an unknown clock a late-stamped one too.
-			if (!(c.sendAgain && attempt === 1 && search.failures.length === 0 && search.measured)) throw mayExistError(node, error, { contact: c.lead.contact, tried, search, itemIndex: c.i });
+			if (again || !(c.sendAgain && search.failures.length === 0 && search.measured)) throw mayExistError(node, error, { contact: c.lead.contact, tried, search, itemIndex: c.i });
 		}
 	}
 }

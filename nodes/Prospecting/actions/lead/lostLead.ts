@@ -101,9 +101,6 @@ export async function lookForLostLead(
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 'es'}`;
 
-/** The steps tried before an item failed, one line each, as every Lead Create error lists them. */
-export const triedLines = (tried: string[]) => tried.map((line) => `Tried: ${line}.`);
-
 /**
  * The error of a Lead Create whose outcome stayed unknown: the lead may exist. Says which contact, what was tried, how
  * the look went, and how to check before running the item again; never "safe to run again", as a slow service may
@@ -118,7 +115,7 @@ export function mayExistError(node: INode, lost: unknown, details: { contact: st
 	const failed = search?.failures.length ?? 0;
 	error.message = message;
 	error.description = [
-		...triedLines(details.tried),
+		...details.tried.map((line) => `Tried: ${line}.`),
 		...(search === undefined
 			? []
 			: failed === 0
