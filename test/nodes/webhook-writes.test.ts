@@ -352,7 +352,7 @@ describe('Webhook Delete', () => {
 		expect(sandbox.control.webhooks().map((webhook) => webhook.id)).not.toContain(id);
 	});
 
-	it('a 500 before the commit, then a proxy\'s HTML 404 on the second delete while the webhook is still listed: not reported deleted, outcome unknown', async () => {
+	it('G: a 500 before the commit, then a proxy\'s HTML 404 on the second delete while the webhook is still listed: not reported deleted, outcome unknown', async () => {
 		const id = await existingWebhook('Proxy', 'https://example.com/proxy');
 		sandbox.control.injectFault({ kind: 'status', status: 500, count: 1, methods: ['DELETE'] });
 		sandbox.control.injectFault({ kind: 'status', status: 404, body: '<!DOCTYPE html><html><body>404 Not Found</body></html>', contentType: 'text/html', count: 1, methods: ['DELETE'] });
