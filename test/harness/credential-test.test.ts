@@ -1,6 +1,7 @@
 import { testCredential } from '../../dev/harness';
 import { startRecordingServer } from './fixtures/recording-server';
 import type { RecordingServer } from './fixtures/recording-server';
+import { closedUrl } from '../support/closed-port';
 
 const GOOD_KEY = 'credential-test-good-key-0123456789abcdef';
 
@@ -37,7 +38,7 @@ describe('testCredential', () => {
 
 	it('reports other failures as n8n does', async () => {
 		const unavailable = await testCredential({ baseUrl: `${server.url}/broken`, apiKey: GOOD_KEY });
-		const unreachable = await testCredential({ baseUrl: 'http://127.0.0.1:1', apiKey: GOOD_KEY });
+		const unreachable = await testCredential({ baseUrl: await closedUrl(), apiKey: GOOD_KEY });
 
 		expect(unavailable).toMatchObject({ status: 'Error', message: 'Service Unavailable' });
 		expect(unreachable).toMatchObject({ status: 'Error', message: 'ECONNREFUSED' });

@@ -1,10 +1,9 @@
 /** Errors a user sees: service statuses, bad input caught before any call, Continue On Fail, and no key anywhere. */
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { everythingVisible, expectNoSecret, runNode } from './support';
 import type { NodeRun } from './support';
+import { closedUrl } from '../support/closed-port';
 import { useSandbox } from '../support/sandbox';
 
 // A key with characters that URL encoding changes, so both forms can be looked for.
@@ -108,13 +107,9 @@ describe('service errors', () => {
 	});
 
 	it('an unreachable service is reported clearly, without the key', async () => {
-		const closed = http.createServer();
-		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-		const port = (closed.address() as AddressInfo).port;
-		await new Promise((resolve) => closed.close(resolve));
 		const run = await runNode(
 			{ resource: 'webhook', operation: 'create', name: 'x', url: 'https://example.com/h' },
-			{ baseUrl: `http://127.0.0.1:${port}`, apiKey: SPECIAL_KEY },
+			{ baseUrl: await closedUrl(), apiKey: SPECIAL_KEY },
 		);
 		expect(run.error?.message).toMatch(
 			/Could not reach the service( after \d+ attempts)?: the service refused the connection/,

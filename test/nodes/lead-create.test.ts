@@ -1,8 +1,6 @@
 /** Lead creation when answers are lost: no duplicate, nothing missing, one output item per input. */
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { expectNoSecret, runNode, runNodeOnClock } from './support';
+import { closedUrl } from '../support/closed-port';
 import { useSandbox } from '../support/sandbox';
 
 // Limits far above the bulk run: with the limiter off the sandbox still announces a spent budget, which the node obeys.
@@ -169,11 +167,7 @@ it('a create held by the rate limit past its maximum is not sent, and not tried 
 });
 
 it('a service that refuses the connection: the create is sent once more after a pause, then fails as not sent, saying so', async () => {
-	const closed = http.createServer();
-	await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-	const port = (closed.address() as AddressInfo).port;
-	await new Promise((resolve) => closed.close(resolve));
-	const run = await runNode(createLead('joana.fora@example.com'), { baseUrl: `http://127.0.0.1:${port}`, apiKey: sandbox.apiKey, continueOnFail: true });
+	const run = await runNode(createLead('joana.fora@example.com'), { baseUrl: await closedUrl(), apiKey: sandbox.apiKey, continueOnFail: true });
 	const item = run.items[0].json;
 	expect([item.writeOutcome, item.error]).toEqual(['notSent', 'Could not reach the service after 2 attempts: the service refused the connection']);
 });

@@ -3,13 +3,12 @@
  * have been applied: every 5xx, a lost answer, a 2xx that is not the write's answer), `notSent` (it never left) or
  * `refused` (answered that it was not applied). An unknown write is never sent again and never reported as done.
  */
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { executeWorkflow } from '../../dev/harness';
 import type { Fault } from '../../sandbox/types';
 import { everythingVisible, expectNoSecret, inLine, NODE_NAME, prospectingNamed, runNode, startNode } from './support';
+import { closedUrl } from '../support/closed-port';
 import { useSandbox } from '../support/sandbox';
 import { asCaller, refuseConnections } from '../faults/support/network';
 
@@ -230,15 +229,7 @@ describe('a lost answer, a refusal and a call that never left', () => {
 	});
 
 	it('Routine Add Lead to a service that refuses the connection fails as not sent, without an HTTP status', async () => {
-		const closed = http.createServer();
-		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-		const port = (closed.address() as AddressInfo).port;
-		await new Promise((resolve) => closed.close(resolve));
-		const run = await runNode(addLead(), {
-			baseUrl: `http://127.0.0.1:${port}`,
-			apiKey: sandbox.apiKey,
-			continueOnFail: true,
-		});
+		const run = await runNode(addLead(), { baseUrl: await closedUrl(), apiKey: sandbox.apiKey, continueOnFail: true });
 
 		expect(run.items[0].json.writeOutcome).toBe('notSent');
 		expect(run.items[0].json.error).toMatch(/the service refused the connection/);

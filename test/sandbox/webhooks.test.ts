@@ -1,6 +1,7 @@
 /** Webhooks: the secret shown once, listing and deleting, signed deliveries and retries with backoff. */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { closedUrl } from '../support/closed-port';
 import { call, startReceiver } from './support';
 
 function verify(secret: string, raw: Buffer, signature: string): boolean {
@@ -138,7 +139,7 @@ describe('sandbox webhooks', () => {
 		const receiver = await startReceiver(() => 503);
 		try {
 			const hook = (await call(sandbox, 'POST', '/webhooks', { body: { name: 'Down', url: receiver.url, events: ['prospection.won'] } })).body;
-			const unreachable = (await call(sandbox, 'POST', '/webhooks', { body: { name: 'Gone', url: 'http://127.0.0.1:1/hook', events: ['prospection.won'] } })).body;
+			const unreachable = (await call(sandbox, 'POST', '/webhooks', { body: { name: 'Gone', url: `${await closedUrl()}/hook`, events: ['prospection.won'] } })).body;
 			await sandbox.control.sendTestEvent(hook.id);
 			await sandbox.control.sendTestEvent(unreachable.id);
 			const deliveries = await sandbox.control.waitForDeliveries(2, 10_000);

@@ -4,19 +4,18 @@
  * deactivation must fail clearly and the next activation must clean up. Secrets are scanned for in
  * everything the package produced.
  */
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { allLogLines } from '../../dev/harness';
 import { outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { FlakyProxy } from './support/flaky-proxy';
+import { closedUrl } from '../support/closed-port';
 import { startWebhookReceiver, type TriggerWorkflowHandle, type WebhookReceiver } from '../../dev/harness';
 
 let sandbox: RunningSandbox;
 let receiver: WebhookReceiver;
-let closedUrl: string;
+/** The service unreachable. */
+let unreachableUrl: string;
 const produced: string[] = [];
 const secrets = new Set<string>();
 
@@ -50,11 +49,7 @@ function remember(workflow: TriggerWorkflowHandle) {
 beforeAll(async () => {
 	sandbox = await startSandbox({ rateLimit: false });
 	receiver = await startWebhookReceiver();
-	// An address nothing listens on: the service unreachable.
-	const server = http.createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	closedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	await new Promise<void>((resolve) => server.close(() => resolve()));
+	unreachableUrl = await closedUrl();
 });
 
 afterAll(async () => {
@@ -66,7 +61,7 @@ beforeEach(() => sandbox.control.reset());
 
 describe('activation under faults', () => {
 	it('service unreachable: a clear error, nothing registered', async () => {
-		const workflow = trigger(closedUrl);
+		const workflow = trigger(unreachableUrl);
 		const error = await failure(workflow.activate());
 		expect(error.message).toMatch(/^Could not register the webhook: the service's webhook list could not be read or cleaned up: /);
 		expect(error.message).toMatch(/Could not reach the service/);
@@ -329,7 +324,7 @@ describe('deactivation under faults', () => {
 		const workflow = trigger();
 		await workflow.activate();
 		const [mine] = remoteFor(workflow.webhookUrl());
-		const unreachable = trigger(closedUrl, workflow);
+		const unreachable = trigger(unreachableUrl, workflow);
 		expect(outcomeOf(await failure(unreachable.deactivate()))).toBe('notSent');
 		const warnings = unreachable.logs.filter((line) => line.startsWith('[warn]'));
 		expect(warnings).toHaveLength(1);
@@ -362,7 +357,7 @@ describe('deactivation under faults', () => {
 	it('service unreachable on delete: a clear error; once it is back, activation and deactivation leave it clean', async () => {
 		const workflow = trigger();
 		await workflow.activate();
-		const unreachable = trigger(closedUrl, workflow);
+		const unreachable = trigger(unreachableUrl, workflow);
 		const error = await failure(unreachable.deactivate());
 		expect(error.message).toMatch(/^Could not remove webhook \S+ from the service: Could not reach the service/);
 		expect(remoteFor(workflow.webhookUrl())).toHaveLength(1);
