@@ -4,7 +4,7 @@
  * the lost-lead window; the turn's own rules are in test/writes/write-memory.test.ts.
  */
 import { allLogLines } from '../../dev/harness';
-import { runAndStop, runNode } from './support';
+import { runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
 /** Called with each request the sandbox answers, as it answers it. */
@@ -24,7 +24,7 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 
 	/** Runs the form through n8n's engine and stops the execution once `ready` holds. */
 	async function runAndStopForm(email: string, ready: () => boolean, what: string, continueOnFail = false) {
-		const run = await runAndStop(async () => await runNode(form(email), { ...connection, continueOnFail }), ready, what);
+		const run = await runNode(form(email), { ...connection, continueOnFail, stop: { when: ready, what } });
 		return { run, warnings: run.logs.filter((line) => line.startsWith('[warn]')).join('\n') };
 	}
 

@@ -8,51 +8,17 @@ import { Workflow } from 'n8n-workflow';
 import { ProspectingApi } from '../../credentials/ProspectingApi.credentials';
 import { Prospecting } from '../../nodes/Prospecting/Prospecting.node';
 
-import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE } from '../../dev/harness';
+import { PROSPECTING_NODE_TYPE } from '../../dev/harness';
 import { nodeTypes } from '../../dev/harness/node-types';
-import { expectNoSecret, NODE_NAME } from './support';
-import type { NodeRun } from './support';
+import { expectNoSecret, NODE_NAME, runNode } from './support';
+import type { NodeRun, RunOptions } from './support';
 import { useSandbox } from '../support/sandbox';
 
 const { sandbox, connection } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 20 } });
 
-type ManualWrites = 'dryRun' | 'ask' | 'send' | 'n8n default';
-
-interface DryRunOptions {
-	mode: WorkflowExecuteMode;
-	manualWrites: ManualWrites;
-	inputItems?: IDataObject[];
-	continueOnFail?: boolean;
-}
-
-async function run(parameters: INode['parameters'], options: DryRunOptions): Promise<NodeRun> {
-	const node: INode = {
-		id: 'prospecting',
-		name: NODE_NAME,
-		type: PROSPECTING_NODE_TYPE,
-		typeVersion: 1,
-		position: [200, 0],
-		parameters,
-		credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
-		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-	};
-	const start: INode = START_NODE;
-	const credential: IDataObject = connection;
-	if (options.manualWrites !== 'n8n default') credential.manualWrites = options.manualWrites;
-	const result = await executeWorkflow(
-		{
-			nodes: [start, node],
-			connections: { Start: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
-		},
-		{
-			credentials: { prospectingApi: credential as { baseUrl: string; apiKey: string } },
-			credentialDefaults: true,
-			inputItems: options.inputItems,
-			mode: options.mode,
-		},
-	);
-	return Object.assign(result, { items: result.error ? [] : result.output(NODE_NAME) });
-}
+/** A manual or production run of the node with the credential's Writes in Manual Runs as given. */
+const run = async (parameters: INode['parameters'], options: Pick<RunOptions, 'mode' | 'manualWrites' | 'inputItems' | 'continueOnFail'>) =>
+	await runNode(parameters, { ...connection, ...options });
 
 const writes = () => sandbox.control.requests().filter((request) => request.kind === 'write');
 

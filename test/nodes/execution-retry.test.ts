@@ -3,25 +3,10 @@
  * every item it had, also those whose lead the failed execution created. Lead Create looks before sending: a lead
  * matching every field sent is returned with outcome 'found' and nothing is sent.
  */
-import type { INode } from 'n8n-workflow';
-
-import { executeWorkflow } from '../../dev/harness';
-import { inLine, NODE_NAME, prospectingNamed, runAndStop, startNode } from './support';
+import { jsonOf, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
 const { sandbox, connection } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 5 } });
-
-async function run(parameters: INode['parameters'], mode: 'trigger' | 'retry', continueOnFail = false) {
-	const node: INode = {
-		...prospectingNamed(NODE_NAME, parameters),
-		...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-	};
-	const result = await executeWorkflow(inLine(startNode, node), {
-		credentials: { prospectingApi: { baseUrl: connection.baseUrl, apiKey: connection.apiKey } },
-		mode,
-	});
-	return Object.assign(result, { items: result.error ? [] : result.output(NODE_NAME).map((item) => item.json) });
-}
 
 const leadsOf = (email: string) =>
 	sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));
@@ -38,52 +23,52 @@ const lead = (email: string, name = 'Helena Retry', company = 'Retry Ltda') => (
 describe('Lead Create in a retried execution', () => {
 	it('a lead the failed execution created, matching every field sent, is returned as found and nothing is sent', async () => {
 		const email = 'helena.retry@example.com';
-		const first = await run(lead(email), 'trigger');
-		expect(first.items[0]).toEqual(expect.objectContaining({ leadOutcome: 'created' }));
+		const first = await runNode(lead(email), { ...connection, mode: 'trigger' });
+		expect(first.items[0].json).toEqual(expect.objectContaining({ leadOutcome: 'created' }));
 		const before = posts();
 
-		const retried = await run(lead(email), 'retry');
+		const retried = await runNode(lead(email), { ...connection, mode: 'retry' });
 
 		expect(retried.error).toBeUndefined();
-		expect(retried.items).toEqual([expect.objectContaining({ id: first.items[0].id, leadOutcome: 'found' })]);
+		expect(jsonOf(retried.items)).toEqual([expect.objectContaining({ id: first.items[0].json.id, leadOutcome: 'found' })]);
 		expect(posts()).toBe(before);
 		expect(leadsOf(email)).toHaveLength(1);
 	});
 
 	it('two leads match every field sent (made twice before): the newer is taken for the failed execution\'s, nothing is sent', async () => {
 		const email = 'helena.duas@example.com';
-		await run(lead(email), 'trigger');
-		const newer = await run(lead(email), 'trigger');
+		await runNode(lead(email), { ...connection, mode: 'trigger' });
+		const newer = await runNode(lead(email), { ...connection, mode: 'trigger' });
 		const before = posts();
-		const retried = await run(lead(email), 'retry');
-		expect(retried.items).toEqual([expect.objectContaining({ id: newer.items[0].id, leadOutcome: 'found' })]);
+		const retried = await runNode(lead(email), { ...connection, mode: 'retry' });
+		expect(jsonOf(retried.items)).toEqual([expect.objectContaining({ id: newer.items[0].json.id, leadOutcome: 'found' })]);
 		expect(posts()).toBe(before);
 	});
 
 	it('no such lead yet: the retry searches, then creates it once', async () => {
 		const email = 'novo.retry@example.com';
-		const retried = await run(lead(email), 'retry');
+		const retried = await runNode(lead(email), { ...connection, mode: 'retry' });
 		expect(retried.error).toBeUndefined();
-		expect(retried.items).toEqual([expect.objectContaining({ id: leadsOf(email)[0].id, leadOutcome: 'created' })]);
+		expect(jsonOf(retried.items)).toEqual([expect.objectContaining({ id: leadsOf(email)[0].id, leadOutcome: 'created' })]);
 		const calls = sandbox.control.requests().map((request) => `${request.method} ${request.path}`);
 		expect(calls).toEqual(['GET /api/v1/leads', 'POST /api/v1/leads']);
 	});
 
 	it('a lead with the same e-mail but another name is not taken for it: the retry creates the lead', async () => {
 		const email = 'homonimo.retry@example.com';
-		await run(lead(email, 'Outra Pessoa'), 'trigger');
-		const retried = await run(lead(email), 'retry');
-		expect(retried.items).toEqual([expect.objectContaining({ name: 'Helena Retry', leadOutcome: 'created' })]);
+		await runNode(lead(email, 'Outra Pessoa'), { ...connection, mode: 'trigger' });
+		const retried = await runNode(lead(email), { ...connection, mode: 'retry' });
+		expect(jsonOf(retried.items)).toEqual([expect.objectContaining({ name: 'Helena Retry', leadOutcome: 'created' })]);
 		expect(leadsOf(email)).toHaveLength(2);
 	});
 
 	it('when the search before sending fails, nothing is sent and the item says so with outcome notSent', async () => {
 		const email = 'busca.retry@example.com';
 		sandbox.control.injectFault({ kind: 'status', status: 503, count: 5, methods: ['GET'] });
-		const retried = await run(lead(email), 'retry', true);
-		expect(retried.items).toEqual([expect.objectContaining({ writeOutcome: 'notSent', error: 'The service failed to process the request (503) after 5 attempts' })]);
+		const retried = await runNode(lead(email), { ...connection, mode: 'retry', continueOnFail: true });
+		expect(jsonOf(retried.items)).toEqual([expect.objectContaining({ writeOutcome: 'notSent', error: 'The service failed to process the request (503) after 5 attempts' })]);
 		// Why the search failed as the service said, the call that failed, and what was not done and what to do.
-		expect(String(retried.items[0].description).split('\n')).toEqual([
+		expect(String(retried.items[0].json.description).split('\n')).toEqual([
 			expect.stringMatching(/.+/),
 			'(item 0, GET /leads)',
 			'The lead was not created: this execution retries a failed one, which may have created it, and the search for busca.retry@example.com (GET /leads) failed. Run this item again once the service answers.',
@@ -97,8 +82,13 @@ describe('Lead Create in a retried execution', () => {
 		sandbox.control.injectFault({ kind: 'latency', ms: 3000 });
 		const startedAt = Date.now();
 		try {
-			const retried = await runAndStop(async () => await run(lead(email), 'retry', true), () => Date.now() - startedAt >= 500, 'waited');
-			expect({ status: retried.run.status, items: retried.items }).toEqual({ status: 'canceled', items: [] });
+			const retried = await runNode(lead(email), {
+				...connection,
+				mode: 'retry',
+				continueOnFail: true,
+				stop: { when: () => Date.now() - startedAt >= 500, what: 'waited' },
+			});
+			expect({ status: retried.run.status, items: jsonOf(retried.items) }).toEqual({ status: 'canceled', items: [] });
 		} finally {
 			sandbox.control.clearFaults();
 		}

@@ -1,4 +1,5 @@
 /** Lead creation when answers are lost: no duplicate, nothing missing, one output item per input. */
+import { outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
 import { expectNoSecret, runNode, runNodeOnClock } from './support';
 import { closedUrl } from '../support/closed-port';
 import { useSandbox } from '../support/sandbox';
@@ -145,7 +146,7 @@ it('a create answered 500 before its commit is not sent again: the searches find
 	expect(run.error?.message).toBe(
 		'The lead for joana.500@example.com may exist: the outcome of its create is unknown, and it was not sent again',
 	);
-	expect((run.error as { context?: Record<string, unknown> }).context?.writeOutcome).toBe('unknown');
+	expect(outcomeOf(run.error)).toBe('unknown');
 	expect(posts()).toHaveLength(1);
 	expect(leadsWithEmail('joana.500@example.com')).toHaveLength(0);
 	// A 5xx now holds the item for the lost-lead search: n8n's log says so, and for how long.

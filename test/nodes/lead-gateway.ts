@@ -6,11 +6,6 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { IDataObject, INode } from 'n8n-workflow';
-
-import { executeWorkflow, type WorkflowRunResult } from '../../dev/harness';
-import type { Connection } from '../support/sandbox';
-import { inLine, NODE_NAME, prospectingNamed, startNode } from './support';
 
 export interface CreateFault {
 	/** Which POST /leads through the gateway (1 = the first). */
@@ -84,23 +79,4 @@ export class LeadGateway {
 		response.writeHead(answer.status, headers);
 		response.end(text);
 	}
-}
-
-/** Runs Start -> Prospecting with n8n's Retry On Fail (node Settings) on: `maxTries` tries, 10 ms apart. */
-export async function runWithRetryOnFail(
-	parameters: INode['parameters'],
-	connection: Connection,
-	options: { inputItems?: IDataObject[]; maxTries?: number; typeVersion?: number } = {},
-): Promise<WorkflowRunResult & { items: IDataObject[] }> {
-	const node: INode = {
-		...prospectingNamed(NODE_NAME, parameters, options.typeVersion ?? 1),
-		retryOnFail: true,
-		maxTries: options.maxTries ?? 3,
-		waitBetweenTries: 10,
-	};
-	const result = await executeWorkflow(inLine(startNode, node), {
-		credentials: { prospectingApi: { baseUrl: connection.baseUrl, apiKey: connection.apiKey } },
-		inputItems: options.inputItems,
-	});
-	return Object.assign(result, { items: result.error ? [] : result.output(NODE_NAME).map((item) => item.json) });
 }

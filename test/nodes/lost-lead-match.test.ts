@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { jsonOf, runAndStop, runNode } from './support';
+import { jsonOf, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 import { LeadGateway } from './lead-gateway';
 
@@ -219,11 +219,10 @@ describe('Lead Create, Stop during the lost-lead search', () => {
 		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
 		const before = posts();
 		// Stop once the first search of the window has been answered.
-		const run = await runAndStop(
-			async () => await runNode(formWithoutName(email, { lostLeadSearch: 30 }), connection),
-			() => sandbox.control.requests().some((request) => request.query.search === email),
-			'searched',
-		);
+		const run = await runNode(formWithoutName(email, { lostLeadSearch: 30 }), {
+			...connection,
+			stop: { when: () => sandbox.control.requests().some((request) => request.query.search === email), what: 'searched' },
+		});
 		expect(run.logs.some((line) => line.startsWith('[warn]') && line.includes(`the lead for ${email} may exist`))).toBe(true);
 		expect(posts() - before).toBe(1);
 		expect(run.items.map((item) => item.json.id)).toEqual([]);

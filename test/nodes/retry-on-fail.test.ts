@@ -6,7 +6,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { LeadGateway, runWithRetryOnFail } from './lead-gateway';
+import { outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
+import { LeadGateway } from './lead-gateway';
+import { jsonOf, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
 const { sandbox, connection } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 5 } });
@@ -15,7 +17,8 @@ beforeAll(async () => {
 	gateway = await LeadGateway.start(() => sandbox.url);
 });
 afterAll(async () => await gateway.stop());
-const throughGateway = () => ({ baseUrl: gateway.url, apiKey: connection.apiKey });
+/** Through the gateway, with n8n's Retry On Fail on: 3 tries, 10 ms apart. */
+const retryingThroughGateway = (inputItems: IDataObject[]) => ({ baseUrl: gateway.url, apiKey: connection.apiKey, maxTries: 3, waitBetweenTries: 10, inputItems });
 
 const people = (tag: string): IDataObject[] =>
 	[1, 2, 3, 4, 5].map((n) => ({ name: `Pessoa ${n} ${tag}`, email: `pessoa${n}.${tag}@example.com` }));
@@ -39,12 +42,12 @@ describe('Lead Create under Retry On Fail (3 tries), 5 creates', () => {
 	it('the 3rd create answered 503 before its commit: no contact gets two leads, the 3rd ends "may exist", and n8n did run the node again', async () => {
 		gateway.failCreates({ nth: 3, status: 503, when: 'before-commit' });
 		const input = people('antes');
-		const run = await runWithRetryOnFail(createFromInput(), throughGateway(), { inputItems: input });
+		const run = await runNode(createFromInput(), retryingThroughGateway(input));
 
 		expect(run.error?.message).toBe(
 			`The lead for ${String(input[2].email)} may exist: the outcome of its create is unknown, and it was not sent again`,
 		);
-		expect((run.error as { context?: IDataObject }).context?.writeOutcome).toBe('unknown');
+		expect(outcomeOf(run.error)).toBe('unknown');
 		// Contacts 1-2 once each; the 3rd never reached the service and was not sent again; 4-5 were never reached.
 		expect(input.map((person) => leadsOf(String(person.email)).length)).toEqual([1, 1, 0, 0, 0]);
 		expect(requests('POST')).toHaveLength(2);
@@ -70,7 +73,7 @@ describe('Lead Create under Retry On Fail (3 tries), 5 creates', () => {
 			const older = leadsOf(String(input[2].email));
 			expect(older).toHaveLength(1);
 			gateway.failCreates({ nth: 3, status: 503, when: 'before-commit' });
-			const run = await runWithRetryOnFail(createFromInput(), throughGateway(), { inputItems: input });
+			const run = await runNode(createFromInput(), retryingThroughGateway(input));
 			expect(run.error?.message).toMatch(/^The lead for pessoa3\.antigo@example\.com may exist/);
 			expect(leadsOf(String(input[2].email))).toEqual(older);
 		} finally {
@@ -83,13 +86,13 @@ describe('Lead Create under Retry On Fail (3 tries), 5 creates', () => {
 		// The first try's only search fails (5 answers: one call and its 4 read retries), so its item ends "may exist".
 		sandbox.control.injectFault({ kind: 'status', status: 500, count: 5, methods: ['GET'] });
 		const input = people('depois');
-		const run = await runWithRetryOnFail(createFromInput({ lostLeadSearch: 0 }), throughGateway(), { inputItems: input });
+		const run = await runNode(createFromInput({ lostLeadSearch: 0 }), retryingThroughGateway(input));
 
 		expect(run.error).toBeUndefined();
 		expect(input.map((person) => leadsOf(String(person.email)).length)).toEqual([1, 1, 1, 1, 1]);
 		expect(requests('POST')).toHaveLength(5);
-		expect(run.items.map((lead) => lead.leadOutcome)).toEqual(['created', 'created', 'found', 'created', 'created']);
-		expect(run.items.map((lead) => lead.id)).toEqual(input.map((person) => leadsOf(String(person.email))[0].id));
+		expect(jsonOf(run.items).map((lead) => lead.leadOutcome)).toEqual(['created', 'created', 'found', 'created', 'created']);
+		expect(jsonOf(run.items).map((lead) => lead.id)).toEqual(input.map((person) => leadsOf(String(person.email))[0].id));
 		// n8n ran the node again: after the first try's failed search, the second try's search found the lead.
 		const searches = requests('GET', String(input[2].email));
 		expect(searches.map((request) => request.status)).toEqual([500, 500, 500, 500, 500, 200]);
@@ -98,7 +101,7 @@ describe('Lead Create under Retry On Fail (3 tries), 5 creates', () => {
 	it('a confirmed create is returned as recorded on the next try, not sent again', async () => {
 		// The 2nd item's input is refused by the service (400): n8n runs the node again, the 1st item is not resent.
 		const input = [{ name: 'Primeira', email: 'primeira.retry@example.com' }, { name: 'Segunda', email: 'not-an-email' }];
-		const run = await runWithRetryOnFail(createFromInput(), throughGateway(), { inputItems: input });
+		const run = await runNode(createFromInput(), retryingThroughGateway(input));
 		expect(run.error?.message).toMatch(/not a valid email address/);
 		expect(leadsOf('primeira.retry@example.com')).toHaveLength(1);
 		expect(requests('POST')).toHaveLength(1);

@@ -4,8 +4,8 @@
  * tells whether a lead is in a routine, and a second add may start prospecting the same person twice: an add whose
  * outcome is unknown is never reported as done, nor sent again in the same execution.
  */
-import { runNode } from './support';
-import { outcomeOf, runRetrying } from './reexecution';
+import { outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
+import { jsonOf, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
 const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 3, routines: 3 } });
@@ -88,7 +88,9 @@ it('Retry On Fail: a lead added in the first try is not added again, and one who
 	const leads = [await newLead('primeira@example.com'), await newLead('segunda@example.com')];
 	// The second item's add is applied, then its answer lost: n8n runs the whole node again, twice.
 	sandbox.control.injectFault({ kind: 'status', status: 504, when: 'after-commit', count: 1, methods: ['POST'], pathPrefix: `/routines/${second}` });
-	const run = await runRetrying(addLead, connection, {
+	const run = await runNode(addLead, {
+		...connection,
+		maxTries: 3,
 		inputItems: [
 			{ routineId: first, leadId: leads[0] },
 			{ routineId: second, leadId: leads[1] },
@@ -110,16 +112,19 @@ it('Retry On Fail with Continue On Fail: the first try\'s output is returned aga
 	const [first, second] = sandbox.control.routines().map((routine) => routine.id);
 	const leads = [await newLead('perdida@example.com'), await newLead('feita@example.com')];
 	sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'], pathPrefix: `/routines/${first}` });
-	const run = await runRetrying(addLead, connection, {
+	const run = await runNode(addLead, {
+		...connection,
+		maxTries: 3,
 		continueOnFail: true,
 		inputItems: [
 			{ routineId: first, leadId: leads[0] },
 			{ routineId: second, leadId: leads[1] },
 		],
 	});
-	expect(run.items).toHaveLength(2);
-	expect(String(run.items[0].error)).toMatch(/may have been added to the routine: an earlier try of this node sent it/);
-	expect(run.items[1]).not.toHaveProperty('error');
+	const items = jsonOf(run.items);
+	expect(items).toHaveLength(2);
+	expect(String(items[0].error)).toMatch(/may have been added to the routine: an earlier try of this node sent it/);
+	expect(items[1]).not.toHaveProperty('error');
 	expect(adds(first)).toHaveLength(1);
 	expect(adds(second)).toHaveLength(1);
 });
@@ -127,7 +132,7 @@ it('Retry On Fail with Continue On Fail: the first try\'s output is returned aga
 it('in a retried execution the add is sent, and n8n\'s log warns that whether it was already added is not known', async () => {
 	const routineId = sandbox.control.routines()[0].id;
 	const leadId = await newLead('retentativa@example.com');
-	const run = await runRetrying(addLead, connection, { mode: 'retry', maxTries: 1, inputItems: [{ routineId, leadId }] });
+	const run = await runNode(addLead, { ...connection, mode: 'retry', inputItems: [{ routineId, leadId }] });
 	expect(run.error).toBeUndefined();
 	expect(inRoutine(leadId, routineId)).toBe(true);
 	expect(adds()).toHaveLength(1);

@@ -16,8 +16,8 @@ import type { INode } from 'n8n-workflow';
 import { errorFromNetwork } from '../../nodes/Prospecting/helpers/networkError';
 import { isOutcomeUnknown, outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
 import { errorFromStatus } from '../../nodes/Prospecting/helpers/statusError';
-import { executeWorkflow, PROSPECTING_NODE_TYPE } from '../../dev/harness';
-import { expectNoSecret, formPost, inLine, prospectingNamed, runNode } from './support';
+import { PROSPECTING_NODE_TYPE } from '../../dev/harness';
+import { expectNoSecret, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
 const ANSWER_TIMEOUT_SECONDS = 1;
@@ -200,9 +200,6 @@ describe('Lead Create, a 200-post spike', () => {
 	const POSTS = 200;
 	const SLOW = 5;
 
-	const formWorkflow = () =>
-		inLine(formPost, prospectingNamed('Lead Create', createLead('={{ $json.email }}', {}) as INode['parameters'], 2));
-
 	it('200 posts at once with 5 slow commits: never two leads for a contact, and a contact left without its lead is told it may exist', async () => {
 		sandbox.control.injectFault({
 			kind: 'slow-commit',
@@ -212,13 +209,16 @@ describe('Lead Create, a 200-post spike', () => {
 			pathPrefix: '/leads',
 		});
 		const emails = Array.from({ length: POSTS }, (_, index) => `pico.${index}@example.com`);
-		const workflow = formWorkflow();
+		// Each post a form's execution of Lead Create (version 2) with the defaults.
 		const runs = await Promise.all(
 			emails.map(
 				async (email) =>
-					await executeWorkflow(workflow, {
+					await runNode(createLead('={{ $json.email }}', {}) as INode['parameters'], {
+						...connection,
+						typeVersion: 2,
 						// The sandbox's limits, as its user would set them: the node paces on the credential's.
-						credentials: { prospectingApi: { ...connection, readsPerWindow: 100_000, writesPerWindow: 100_000 } },
+						readsPerWindow: 100_000,
+						writesPerWindow: 100_000,
 						inputItems: [{ email }],
 						mode: 'webhook',
 					}),
@@ -227,7 +227,7 @@ describe('Lead Create, a 200-post spike', () => {
 		const outcomes = emails.map((email, index) => ({
 			email,
 			leads: leadsWithEmail(email),
-			returned: runs[index].output('Lead Create')[0]?.json.id,
+			returned: runs[index].items[0]?.json.id,
 			error: runs[index].error?.message,
 		}));
 		expect(outcomes.filter(({ leads }) => leads.length > 1)).toEqual([]);

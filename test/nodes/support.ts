@@ -1,6 +1,5 @@
 /** Builds and runs Prospecting workflows against a sandbox, and scans what a run produced for secrets. */
-import { WorkflowExecute } from 'n8n-core';
-import type { IConnections, IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IConnections, IDataObject, INode, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
 
 import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE } from '../../dev/harness';
 import { callToolNode } from '../../dev/harness/tool-call';
@@ -15,37 +14,79 @@ export interface RunOptions {
 	baseUrl: string;
 	apiKey: string;
 	inputItems?: IDataObject[];
-	continueOnFail?: boolean;
+	/** On Error: true continues on the regular output (Continue), 'errorOutput' on the error output (output 1). */
+	continueOnFail?: boolean | 'errorOutput';
 	/** The credential's Rate Limit Window (Seconds); left out as in a credential saved without it. */
 	rateLimitWindowSeconds?: number;
-	/** The credential's Reads per Window; left out as in a credential saved without it. */
+	/** The credential's Reads per Window and Writes per Window; left out as in a credential saved without them. */
 	readsPerWindow?: number;
+	writesPerWindow?: number;
+	/**
+	 * The credential's Writes in Manual Runs; 'send' unless given. 'n8n default': left out, as in a credential saved
+	 * before the setting existed, so n8n applies the credential type's default.
+	 */
+	manualWrites?: 'dryRun' | 'ask' | 'send' | 'n8n default';
 	/** The node's version as saved in the workflow; 1 unless given. */
 	typeVersion?: number;
+	/** n8n's Retry On Fail (node Settings) with this many tries; off when left out or 1. */
+	maxTries?: number;
+	/** Retry On Fail's Wait Between Tries (ms); 1 unless given (n8n reads 0 as its own default, 1 s). */
+	waitBetweenTries?: number;
+	/** The execution's mode: 'manual' (Execute workflow) unless given; 'retry' is Retry from the executions list. */
+	mode?: WorkflowExecuteMode;
+	/**
+	 * Stops the execution as the editor's Stop does: when the signal aborts, or once `when` holds (looked at every
+	 * 50 ms; the run fails, naming `what`, when it does not hold within 10 s).
+	 */
+	stop?: AbortSignal | { when: () => boolean; what: string };
 }
 
 export interface NodeRun extends WorkflowRunResult {
+	/** The node's items on its (regular) output; none when the run failed. */
 	items: INodeExecutionData[];
 }
 
 /** Runs Start -> Prospecting with these parameters and returns the node's output and the run. */
-export async function runNode(
-	parameters: INode['parameters'],
-	options: RunOptions,
-): Promise<NodeRun> {
+export async function runNode(parameters: INode['parameters'], options: RunOptions): Promise<NodeRun> {
+	const { continueOnFail, maxTries, manualWrites } = options;
 	const node: INode = {
 		...prospectingNamed(NODE_NAME, parameters, options.typeVersion ?? 1),
-		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(continueOnFail ? { onError: continueOnFail === 'errorOutput' ? 'continueErrorOutput' : 'continueRegularOutput' } : {}),
+		...(maxTries !== undefined && maxTries > 1 ? { retryOnFail: true, maxTries, waitBetweenTries: options.waitBetweenTries ?? 1 } : {}),
 	};
-	const { baseUrl, apiKey, rateLimitWindowSeconds, readsPerWindow } = options;
-	const limits = { rateLimitWindowSeconds, readsPerWindow };
-	const result = await executeWorkflow(inLine(startNode, node), {
+	const { baseUrl, apiKey, rateLimitWindowSeconds, readsPerWindow, writesPerWindow, stop } = options;
+	const settings = { rateLimitWindowSeconds, readsPerWindow, writesPerWindow, manualWrites: manualWrites === 'n8n default' ? undefined : manualWrites };
+	const stopping = new AbortController();
+	const signal = stop instanceof AbortSignal ? stop : stopping.signal;
+	const running = executeWorkflow(inLine(startNode, node), {
 		credentials: {
-			prospectingApi: { baseUrl, apiKey, ...Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) },
+			prospectingApi: { baseUrl, apiKey, ...Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) },
 		},
+		credentialDefaults: manualWrites === 'n8n default',
 		inputItems: options.inputItems,
+		mode: options.mode,
+		signal,
 	});
-	return Object.assign(result, { items: result.error ? [] : result.output(NODE_NAME) });
+	if (stop && !(stop instanceof AbortSignal)) await stopWhen(stop, stopping, running);
+	const result = await running;
+	// A run stopped before the node ran has no output; any other run without the node's fails here, naming what ran.
+	const stoppedBefore = signal.aborted && !(NODE_NAME in result.run.data.resultData.runData);
+	return Object.assign(result, { items: result.error || stoppedBefore ? [] : result.output(NODE_NAME) });
+}
+
+/** Aborts `stopping` once `when` holds; when it does not within 10 s, stops the run all the same and throws. */
+async function stopWhen({ when, what }: { when: () => boolean; what: string }, stopping: AbortController, running: Promise<unknown>) {
+	// The run's own failure is the caller's to see, once it awaits it.
+	running.catch(() => undefined);
+	for (let waited = 0; !when(); waited += 50) {
+		if (waited > 10_000) {
+			stopping.abort();
+			await running.catch(() => undefined);
+			throw new Error(`never ${what}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+	stopping.abort();
 }
 
 /**
@@ -61,31 +102,6 @@ export async function runNodeOnClock(
 		async () => await runNode(parameters, options),
 	);
 	return Object.assign(result, { elapsedMs });
-}
-
-/**
- * Runs `start` (a run through n8n's engine) and, once `ready` holds, stops the execution as the editor's Stop does:
- * the cancel of the execution n8n runs. Fails, naming `what`, when `ready` does not hold within 10 s.
- */
-export async function runAndStop<T>(start: () => Promise<T>, ready: () => boolean, what: string): Promise<T> {
-	const original = WorkflowExecute.prototype.processRunExecutionData;
-	let running: { cancel(): void } | undefined;
-	const spy = jest.spyOn(WorkflowExecute.prototype, 'processRunExecutionData').mockImplementation(function (this: WorkflowExecute, ...args) {
-		const execution = original.apply(this, args);
-		running = execution;
-		return execution;
-	});
-	try {
-		const pending = start();
-		for (let waited = 0; !ready(); waited += 50) {
-			if (waited > 10_000) throw new Error(`never ${what}`);
-			await new Promise((resolve) => setTimeout(resolve, 50));
-		}
-		running?.cancel();
-		return await pending;
-	} finally {
-		spy.mockRestore();
-	}
 }
 
 /** Every text a user or an operator could see from a run: outputs, the error (all its fields), the log lines. */

@@ -2,9 +2,8 @@
  * What Webhook Create tells its user: which addresses it takes, and after a lost answer, what the list of webhooks
  * shows about the one this item may have created (its secret was in that answer and cannot be read again).
  */
-import { executeWorkflow } from '../../dev/harness';
-import { inLine, NODE_NAME, prospectingNamed, runNode, startNode } from './support';
-import { outcomeOf, runRetrying } from './reexecution';
+import { outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
+import { jsonOf, NODE_NAME, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
 /** Called with each request the sandbox answers, as it answers it. */
@@ -77,11 +76,12 @@ describe('Webhook Create, a lost answer and the list read after it', () => {
 		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
 		// Two items with the same name and URL: the first's answer is lost, the second's webhook is created. n8n runs
 		// the node again (the first item's error item asks for it), and the first item's list then shows both.
-		const run = await runRetrying(createWebhook, connection, { continueOnFail: true, inputItems: [{}, {}] });
+		const run = await runNode(createWebhook, { ...connection, maxTries: 3, continueOnFail: true, inputItems: [{}, {}] });
+		const items = jsonOf(run.items);
 		const [lost, created] = sandbox.control.webhooks();
 		expect(requests('POST')).toHaveLength(2);
-		expect(run.items[1]).toMatchObject({ id: created.id, name: 'Vendas' });
-		expect(String(run.items[0].description)).toContain(
+		expect(items[1]).toMatchObject({ id: created.id, name: 'Vendas' });
+		expect(String(items[0].description)).toContain(
 			`Webhooks ${lost.id}, ${created.id} with this name and URL were created since this item was sent (another workflow may create them too); one of them is this item's, and its secret cannot be read again. Check with Webhook → Get Many.`,
 		);
 	});
@@ -100,11 +100,10 @@ describe('Webhook Create, a lost answer and the list read after it', () => {
 
 describe('Webhook Create, what it sends and what it says', () => {
 	it('an event chosen in the list and typed again among the others is sent once (the request a dry run shows)', async () => {
-		const node = prospectingNamed(NODE_NAME, { ...createWebhook, additionalFields: { otherEvents: 'prospection.lost, prospection.won' } });
-		const run = await executeWorkflow(inLine(startNode, node), {
-			credentials: { prospectingApi: { ...connection, manualWrites: 'dryRun' } },
-			mode: 'manual',
-		});
+		const run = await runNode(
+			{ ...createWebhook, additionalFields: { otherEvents: 'prospection.lost, prospection.won' } },
+			{ ...connection, manualWrites: 'dryRun', mode: 'manual' },
+		);
 		expect(run.output(NODE_NAME).map((item) => (item.json.request as { body: unknown }).body)).toEqual([
 			{ name: 'Vendas', url: 'https://example.com/vendas', events: ['prospection.won', 'prospection.lost'] },
 		]);
@@ -122,7 +121,7 @@ describe('Webhook Create, what it sends and what it says', () => {
 
 	it('in a retried execution, every webhook already there with the name and URL is named, and none is created', async () => {
 		const ids = [await existingWebhook(), await existingWebhook()];
-		const run = await runRetrying(createWebhook, connection, { mode: 'retry', maxTries: 1 });
+		const run = await runNode(createWebhook, { ...connection, mode: 'retry' });
 		expect(run.error?.message).toBe(`A webhook named "Vendas" for "https://example.com/vendas" already exists (id ${ids.join(', ')}): not created again`);
 		expect(sandbox.control.webhooks()).toHaveLength(2);
 	});

@@ -4,8 +4,8 @@
  * list). A webhook is never created twice by one item: a second one would double every delivery, and the secret of
  * the first cannot be read again.
  */
-import { expectNoSecret, runNode } from './support';
-import { outcomeOf, runRetrying } from './reexecution';
+import { outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
+import { expectNoSecret, jsonOf, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
 /** Called with each request the sandbox answers, as it answers it. */
@@ -108,40 +108,42 @@ describe('Webhook Create', () => {
 
 	it('Retry On Fail: a webhook created in the first try is returned as it was, and one whose answer was lost is never sent again but named', async () => {
 		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
-		const run = await runRetrying(
-			{ ...createWebhook, name: '={{ $json.name }}' },
-			connection,
-			{ continueOnFail: true, inputItems: [{ name: 'Perdido' }, { name: 'Criado' }] },
-		);
+		const run = await runNode({ ...createWebhook, name: '={{ $json.name }}' }, {
+			...connection,
+			maxTries: 3,
+			continueOnFail: true,
+			inputItems: [{ name: 'Perdido' }, { name: 'Criado' }],
+		});
+		const items = jsonOf(run.items);
 		const [lost, created] = sandbox.control.webhooks();
 		expect(sandbox.control.webhooks().map((webhook) => webhook.name)).toEqual(['Perdido', 'Criado']);
 		expect(requests('POST')).toHaveLength(2);
-		expect(run.items).toHaveLength(2);
+		expect(items).toHaveLength(2);
 		// n8n ran the node again (the first item's error item asks for it): the second try speaks of the first.
-		expect(String(run.items[0].error)).toBe(
+		expect(String(items[0].error)).toBe(
 			'The webhook "Perdido" may have been created: an earlier try of this node sent it and its answer was lost',
 		);
 		// Told against the list the first try read before sending: the lost one, by its id.
-		expect(String(run.items[0].description)).toMatch(/^It was not sent again\. \(item 0, POST \/webhooks\)\nThe webhook was created \(id (\S+)\), but its secret was in the lost answer/);
-		expect(String(run.items[0].description)).toContain(`(id ${lost.id})`);
-		expect(run.items[1]).toMatchObject({ id: created.id, name: 'Criado', secret: created.secret });
+		expect(String(items[0].description)).toMatch(/^It was not sent again\. \(item 0, POST \/webhooks\)\nThe webhook was created \(id (\S+)\), but its secret was in the lost answer/);
+		expect(String(items[0].description)).toContain(`(id ${lost.id})`);
+		expect(items[1]).toMatchObject({ id: created.id, name: 'Criado', secret: created.secret });
 		expect(lost.id).not.toBe(created.id);
 	});
 
 	it('Retry On Fail: a create stopped before sending (the list could not be read) is sent in the next try, once', async () => {
 		// Reads are tried 5 times: the first try's list fails, the next try's succeeds.
 		sandbox.control.injectFault({ kind: 'status', status: 503, count: 5, methods: ['GET'] });
-		const run = await runRetrying(createWebhook, connection);
+		const run = await runNode(createWebhook, { ...connection, maxTries: 3 });
 		expect(run.error).toBeUndefined();
 		expect(sandbox.control.webhooks()).toHaveLength(1);
-		expect(run.items[0]).toMatchObject({ id: sandbox.control.webhooks()[0].id, name: 'Vendas' });
+		expect(run.items[0].json).toMatchObject({ id: sandbox.control.webhooks()[0].id, name: 'Vendas' });
 		expect(requests('POST')).toHaveLength(1);
 		expect(requests('GET').filter((request) => request.status === 503)).toHaveLength(5);
 	});
 
 	it('in a retried execution, a webhook with the same name and URL is already listed: the item fails naming it, and nothing is created', async () => {
 		const older = await existingWebhook();
-		const run = await runRetrying(createWebhook, connection, { mode: 'retry', maxTries: 1 });
+		const run = await runNode(createWebhook, { ...connection, mode: 'retry' });
 		expect(run.error?.message).toBe(
 			`A webhook named "Vendas" for "https://example.com/vendas" already exists (id ${older}): not created again`,
 		);
@@ -155,15 +157,15 @@ describe('Webhook Create', () => {
 		// The same URL under another name, and the same name for another URL, are other webhooks.
 		await existingWebhook('Outro', createWebhook.url);
 		await existingWebhook(createWebhook.name, 'https://example.com/outro');
-		const run = await runRetrying(createWebhook, connection, { mode: 'retry', maxTries: 1 });
+		const run = await runNode(createWebhook, { ...connection, mode: 'retry' });
 		expect(run.error).toBeUndefined();
-		expect(run.items[0]).toMatchObject({ name: 'Vendas', url: 'https://example.com/vendas' });
+		expect(run.items[0].json).toMatchObject({ name: 'Vendas', url: 'https://example.com/vendas' });
 		expect(sandbox.control.webhooks()).toHaveLength(3);
 	});
 
 	it('in a retried execution whose check cannot be read: nothing is sent, and the item says the check failed', async () => {
 		sandbox.control.injectFault({ kind: 'status', status: 503, count: 5, methods: ['GET'] });
-		const run = await runRetrying(createWebhook, connection, { mode: 'retry', maxTries: 1 });
+		const run = await runNode(createWebhook, { ...connection, mode: 'retry' });
 		expect(outcomeOf(run.error)).toBe('notSent');
 		expect(description(run.error)).toMatch(/The webhook was not created: this is a retried execution, which checks for the webhook first, and the list of webhooks \(GET \/webhooks\) could not be read/);
 		expect(requests('POST')).toHaveLength(0);
@@ -212,7 +214,7 @@ describe('Webhook Delete', () => {
 		expect(deletes()).toHaveLength(2);
 		sandbox.control.clearFaults();
 		sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['DELETE'] });
-		const retried = await runRetrying(deleteWebhook, connection, { inputItems: [{ id }] });
+		const retried = await runNode(deleteWebhook, { ...connection, maxTries: 3, inputItems: [{ id }] });
 		expect(retried.error?.message).toMatch(/may not be deleted yet: an earlier try of this node sent its delete/);
 		expect(description(retried.error)).toMatch(/^It was not sent again in this execution\. A slow service may still delete it/);
 		expect(deletes()).toHaveLength(4);
@@ -305,7 +307,7 @@ describe('Webhook Delete', () => {
 		const [first, second] = await webhooks(2);
 		// The second's delete is lost twice before the service applies it: still listed, the item fails.
 		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 2, methods: ['DELETE'], pathPrefix: `/webhooks/${second}` });
-		const run = await runRetrying(deleteWebhook, connection, { inputItems: [{ id: first }, { id: second }] });
+		const run = await runNode(deleteWebhook, { ...connection, maxTries: 3, inputItems: [{ id: first }, { id: second }] });
 		expect(run.error?.message).toBe(
 			`Webhook "${second}" may not be deleted yet: an earlier try of this node sent its delete and the answer was lost`,
 		);
@@ -321,13 +323,12 @@ describe('Webhook Delete', () => {
 		// A slow service: each delete of the second webhook is applied 3 s after it arrives, its answer waited for 1 s.
 		// The first try sends it twice and fails while it is still listed; the next try, 2 s later, finds it gone.
 		sandbox.control.injectFault({ kind: 'slow-commit', commitAfterMs: 3000, count: 2, methods: ['DELETE'], pathPrefix: `/webhooks/${second}` });
-		const run = await runRetrying(
+		const run = await runNode(
 			{ ...deleteWebhook, options: { timeout: 1 } },
-			connection,
-			{ inputItems: [{ id: first }, { id: second }], waitBetweenTriesMs: 2000 },
+			{ ...connection, maxTries: 3, waitBetweenTries: 2000, inputItems: [{ id: first }, { id: second }] },
 		);
 		expect(run.error).toBeUndefined();
-		expect(run.items).toEqual([
+		expect(jsonOf(run.items)).toEqual([
 			{ id: first, deleted: true },
 			{ id: second, deleted: true },
 		]);
@@ -338,16 +339,16 @@ describe('Webhook Delete', () => {
 	});
 
 	it('in a retried execution, a webhook already gone (404) counts as deleted', async () => {
-		const run = await runRetrying(deleteWebhook, connection, { mode: 'retry', maxTries: 1, inputItems: [{ id: 'wh_gone' }] });
+		const run = await runNode(deleteWebhook, { ...connection, mode: 'retry', inputItems: [{ id: 'wh_gone' }] });
 		expect(run.error).toBeUndefined();
-		expect(run.items).toEqual([{ id: 'wh_gone', deleted: true }]);
+		expect(jsonOf(run.items)).toEqual([{ id: 'wh_gone', deleted: true }]);
 	});
 
 	it('in a retried execution, a webhook still listed is deleted: the service no longer lists it', async () => {
 		const id = await existingWebhook('Ainda aqui', 'https://example.com/ainda-aqui');
-		const run = await runRetrying(deleteWebhook, connection, { mode: 'retry', maxTries: 1, inputItems: [{ id }] });
+		const run = await runNode(deleteWebhook, { ...connection, mode: 'retry', inputItems: [{ id }] });
 		expect(run.error).toBeUndefined();
-		expect(run.items).toEqual([{ id, deleted: true }]);
+		expect(jsonOf(run.items)).toEqual([{ id, deleted: true }]);
 		expect(requests('DELETE').map((request) => request.status)).toEqual([200]);
 		expect(sandbox.control.webhooks().map((webhook) => webhook.id)).not.toContain(id);
 	});

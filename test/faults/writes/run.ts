@@ -7,13 +7,13 @@ import type { Scheduler } from 'fast-check';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { Fault, Lead, RecordedRequest, RunningSandbox, WebhookWithSecret } from '../../../sandbox';
-import { executeWorkflow, type WorkflowRunResult } from '../../../dev/harness';
-import { inLine, prospectingNamed, startNode } from '../../nodes/support';
+import type { WorkflowRunResult } from '../../../dev/harness';
+import { NODE_NAME, runNode } from '../../nodes/support';
 import { asCaller, forgetPorts, refuseConnections, requestFromPort, type CallerRequest } from '../support/network';
 import { onScheduleClock } from '../support/schedule-clock';
 import { emailForms, freshEmail, itemTag, PEOPLE, phoneForms, POOL_SIZE, type DrawnFault, type LeadItem, type PoolItem, type WriteSchedule } from './schedule';
 
-export const NODE = 'Prospecting';
+export const NODE = NODE_NAME;
 
 /** One execution as it ran: which, in which mode, with which items, and what n8n kept of it. */
 export interface ExecutionRun {
@@ -96,17 +96,6 @@ function parametersOf(schedule: WriteSchedule, routineId: string): INode['parame
 		case 'webhookDelete':
 			return { resource: 'webhook', operation: 'delete', webhookId: '={{ $json.webhookId }}' };
 	}
-}
-
-function scheduleNode(schedule: WriteSchedule, routineId: string): INode {
-	const { node } = schedule;
-	return {
-		...prospectingNamed(NODE, parametersOf(schedule, routineId)),
-		retryOnFail: node.maxTries > 1,
-		maxTries: node.maxTries,
-		waitBetweenTries: node.waitBetweenTriesMs,
-		...(node.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-	};
 }
 
 /** The sandbox's fault for a drawn one (a refused connection never reaches the sandbox). */
@@ -254,13 +243,21 @@ export async function runWriteSchedule(sandbox: RunningSandbox, schedule: WriteS
 		return fault ? sandboxFault(fault, another) : undefined;
 	});
 
-	const node = scheduleNode(schedule, sandbox.control.routines()[0].id);
-	const workflow = inLine(startNode, node);
-	const credentials = { prospectingApi: { baseUrl: sandbox.url, apiKey } };
+	const parameters = parametersOf(schedule, sandbox.control.routines()[0].id);
+	const { maxTries, waitBetweenTriesMs, continueOnFail } = schedule.node;
 	const execute = async (index: number, mode: ExecutionRun['mode']): Promise<ExecutionRun> => {
 		const items = inputsOf(index);
 		const result = await asCaller(callerName(index), async () =>
-			await executeWorkflow(workflow, { credentials, inputItems: items, mode, signal: stops[index].signal }),
+			await runNode(parameters, {
+				baseUrl: sandbox.url,
+				apiKey,
+				inputItems: items,
+				mode,
+				maxTries,
+				waitBetweenTries: waitBetweenTriesMs,
+				continueOnFail,
+				stop: stops[index].signal,
+			}),
 		);
 		return { index, mode, items, result, stopped: stops[index].signal.aborted };
 	};
