@@ -11,11 +11,11 @@
 import { randomUUID } from 'node:crypto';
 
 import { nodeOutput, type ExecutionDetail, type StoredWorkflow } from '../../scripts/lib/n8n-client';
-import { ensureCredential, webhookUrl } from '../../scripts/lib/instance-setup';
+import { webhookUrl } from '../../scripts/lib/instance-setup';
 import type { RecordedRequest } from '../../sandbox';
+import { faultOnNthCreate } from '../support/service-faults';
 import { createActiveWorkflow } from './support/mcp';
 import { startE2eInstance, type E2eInstance } from './support/instance';
-import { NthCreate } from './support/nth-create';
 import { chainWorkflow, prospectingNode, webhookTrigger } from './support/workflows';
 
 jest.setTimeout(120_000);
@@ -24,12 +24,11 @@ const ANSWER_TIMEOUT_SECONDS = 2;
 const WAIT_BETWEEN_TRIES_MS = 2000;
 
 let e2e: E2eInstance;
-let gateway: NthCreate;
 const workflows: Record<'retry' | 'retryOneSearch' | 'single', StoredWorkflow> = {} as never;
 
 /**
- * Webhook ({ people: [...] }) → Split Out → Lead Create (version 2) through the gateway's credential: with n8n's
- * Retry On Fail (3 tries), or alone with Continue On Fail so that the item's error is the answer.
+ * Webhook ({ people: [...] }) → Split Out → Lead Create (version 2): with n8n's Retry On Fail (3 tries), or alone with
+ * Continue On Fail so that the item's error is the answer.
  */
 function createsWorkflow(name: string, path: string, credential: { id: string; name: string }, settings: { retry: boolean; lostLeadSearch: number }) {
 	const split = {
@@ -60,24 +59,21 @@ function createsWorkflow(name: string, path: string, credential: { id: string; n
 beforeAll(async () => {
 	e2e = await startE2eInstance();
 	e2e.sandbox.control.setRateLimit({ writeLimit: 10_000, readLimit: 10_000 });
-	gateway = await NthCreate.start(e2e.sandbox.url);
-	const credential = await ensureCredential(e2e.client, { baseUrl: gateway.url, apiKey: e2e.sandbox.apiKey }, 'Prospecting API (nth create)');
 	const version = e2e.runtime.n8nVersion;
 	const make = async (name: string, path: string, settings: { retry: boolean; lostLeadSearch: number }) =>
-		await createActiveWorkflow(e2e.client, version, createsWorkflow(name, path, credential, settings));
+		await createActiveWorkflow(e2e.client, version, createsWorkflow(name, path, e2e.credential, settings));
 	workflows.retry = await make('Write once, Retry On Fail', 'write-once-retry', { retry: true, lostLeadSearch: 1 });
 	workflows.retryOneSearch = await make('Write once, Retry On Fail, one search', 'write-once-retry-0', { retry: true, lostLeadSearch: 0 });
 	workflows.single = await make('Write once, Continue On Fail', 'write-once-single', { retry: false, lostLeadSearch: 1 });
 }, 300_000);
 
 afterAll(async () => {
-	await gateway?.stop();
 	await e2e?.stop();
 });
 
 beforeEach(() => {
 	e2e.sandbox.control.clearFaults();
-	gateway.onCreate(0, () => undefined);
+	e2e.sandbox.control.planFaults(undefined);
 });
 
 interface Person {
@@ -120,7 +116,7 @@ function trace(name: string, requests: RecordedRequest[]): void {
 describe('Lead Create under n8n\'s Retry On Fail (3 tries), 5 creates, in a real n8n', () => {
 	test('the 3rd create answered 503 before its commit: no contact twice, the 3rd ends "may exist", and n8n did run the node again', async () => {
 		const input = people('antes');
-		gateway.onCreate(3, () => e2e.sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['POST'], pathPrefix: '/leads' }));
+		faultOnNthCreate(e2e.sandbox.control, 3, { kind: 'status', status: 503, count: 1 });
 		const from = e2e.sandbox.control.requests().length;
 
 		const execution = await run(workflows.retry, { people: input });
@@ -140,10 +136,10 @@ describe('Lead Create under n8n\'s Retry On Fail (3 tries), 5 creates, in a real
 
 	test('the 3rd create answered 500 after its commit, its first search failing: every contact has one lead, the 3rd found by a later try', async () => {
 		const input = people('depois');
-		gateway.onCreate(3, () => {
-			e2e.sandbox.control.injectFault({ kind: 'status', status: 500, count: 1, when: 'after-commit', methods: ['POST'], pathPrefix: '/leads' });
+		faultOnNthCreate(e2e.sandbox.control, 3, () => {
 			// The first try's one search fails (the call and its 4 read retries): its item ends "may exist", n8n tries again.
 			e2e.sandbox.control.injectFault({ kind: 'status', status: 500, count: 5, methods: ['GET'], pathPrefix: '/leads' });
+			return { kind: 'status', status: 500, count: 1, when: 'after-commit' };
 		});
 		const from = e2e.sandbox.control.requests().length;
 
@@ -166,9 +162,7 @@ describe('Lead Create under n8n\'s Retry On Fail (3 tries), 5 creates, in a real
 
 	test('the 3rd create held by a slow commit behind a gateway\'s 504: every contact has one lead, the 3rd found by a later try', async () => {
 		const input = people('lenta');
-		gateway.onCreate(3, () =>
-			e2e.sandbox.control.injectFault({ kind: 'slow-commit', commitAfterMs: 3000, gatewayTimeoutMs: 300, count: 1, methods: ['POST'], pathPrefix: '/leads' }),
-		);
+		faultOnNthCreate(e2e.sandbox.control, 3, { kind: 'slow-commit', commitAfterMs: 3000, gatewayTimeoutMs: 300, count: 1 });
 		const from = e2e.sandbox.control.requests().length;
 
 		const execution = await run(workflows.retry, { people: input });

@@ -8,7 +8,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { jsonOf, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
-import { LeadGateway } from './lead-gateway';
 
 const { sandbox, connection } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 5 } });
 
@@ -166,48 +165,31 @@ describe('Lead Create, any failed search in the window', () => {
 });
 
 describe('Lead Create, the service clock behind the node', () => {
-	let gateway: LeadGateway;
-	beforeAll(async () => {
-		gateway = await LeadGateway.start(() => sandbox.url);
-	});
-	afterAll(async () => await gateway.stop());
+	/** The first create is applied, then answered 500: its outcome unknown, the node looks for the lead. */
+	const loseFirstCreate = () =>
+		sandbox.control.injectFault({ kind: 'status', status: 500, when: 'after-commit', count: 1, methods: ['POST'], pathPrefix: '/leads' });
+	// The service's clock as it was started: on time, with a Date header.
+	afterEach(() => sandbox.control.setRateLimit({ clockOffsetMs: 0, dateHeader: true }));
 
 	it('a service 10 minutes behind stamps the lead before the send: its Date header tells the node, and the lead is found', async () => {
 		// Far past what the node allows when it has no Date header to go by (UNMEASURED_CLOCK_ALLOWANCE_MS).
-		const behindMs = -10 * 60_000;
-		gateway.failCreates({ nth: 1, status: 500, when: 'after-commit' });
-		gateway.clockOffsetMs = behindMs;
-		// The service stamps leads with its own clock, 10 minutes behind the node's.
-		sandbox.control.setCreatedAt(new Date(Date.now() + behindMs).toISOString());
+		// The service stamps leads with its own clock, 10 minutes behind the node's, and its Date header says so.
+		sandbox.control.setRateLimit({ clockOffsetMs: -10 * 60_000 });
+		loseFirstCreate();
 		const email = 'relogio.atrasado@example.com';
-		try {
-			const run = await runNode(
-				{ ...formWithoutName(email), name: 'Relógio Atrasado' },
-				{ baseUrl: gateway.url, apiKey: connection.apiKey },
-			);
-			expect(run.error).toBeUndefined();
-			expect(jsonOf(run.items)).toEqual([expect.objectContaining({ id: leadsOf(email)[0].id, leadOutcome: 'found' })]);
-		} finally {
-			sandbox.control.setCreatedAt(null);
-		}
+		const run = await runNode({ ...formWithoutName(email), name: 'Relógio Atrasado' }, connection);
+		expect(run.error).toBeUndefined();
+		expect(jsonOf(run.items)).toEqual([expect.objectContaining({ id: leadsOf(email)[0].id, leadOutcome: 'found' })]);
 	});
 
 	it('with no Date header to go by, a lead stamped 1 minute before the send is taken for it, one stamped 10 minutes before is not', async () => {
 		const results: unknown[] = [];
 		for (const [email, behindMs] of [['sem.data.1@example.com', -60_000], ['sem.data.10@example.com', -10 * 60_000]] as const) {
 			sandbox.control.reset();
-			gateway.failCreates({ nth: 1, status: 500, when: 'after-commit' });
-			gateway.clockOffsetMs = undefined;
-			sandbox.control.setCreatedAt(new Date(Date.now() + behindMs).toISOString());
-			try {
-				const run = await runNode(
-					{ ...formWithoutName(email), name: 'Sem Data' },
-					{ baseUrl: gateway.url, apiKey: connection.apiKey, continueOnFail: true },
-				);
-				results.push(jsonOf(run.items)[0].leadOutcome ?? jsonOf(run.items)[0].writeOutcome);
-			} finally {
-				sandbox.control.setCreatedAt(null);
-			}
+			sandbox.control.setRateLimit({ clockOffsetMs: behindMs, dateHeader: false });
+			loseFirstCreate();
+			const run = await runNode({ ...formWithoutName(email), name: 'Sem Data' }, { ...connection, continueOnFail: true });
+			results.push(jsonOf(run.items)[0].leadOutcome ?? jsonOf(run.items)[0].writeOutcome);
 		}
 		expect(results).toEqual(['found', 'unknown']);
 	}, 20_000);

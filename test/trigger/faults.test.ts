@@ -8,8 +8,8 @@ import { allLogLines } from '../../dev/harness';
 import { outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
-import { FlakyProxy } from './support/flaky-proxy';
 import { closedUrl } from '../support/closed-port';
+import { networkDownAfter } from '../support/service-faults';
 import { startWebhookReceiver, type TriggerWorkflowHandle, type WebhookReceiver } from '../../dev/harness';
 
 let sandbox: RunningSandbox;
@@ -102,28 +102,23 @@ describe('activation under faults', () => {
 	});
 
 	it('created, then the network went down before the answer: the next activation cleans up', async () => {
-		const proxy = await FlakyProxy.start(sandbox.url);
-		try {
-			const workflow = trigger(proxy.url);
-			proxy.goDownAfter((method, path) => method === 'POST' && path.endsWith('/webhooks'));
-			const error = await failure(workflow.activate());
-			expect(error.message).toMatch(/^Could not register the webhook with the service: /);
-			expect(error.description).toMatch(/could not be reached to check whether a webhook was left registered/);
-			expect(error.description).toMatch(/next activation removes any webhook registered for this URL/);
-			// The service did create it and could not be asked to remove it.
-			const [orphan] = remoteFor(workflow.webhookUrl());
-			expect(orphan).toBeDefined();
-			expect(workflow.nodeStaticData.webhooks).toEqual({});
+		const workflow = trigger();
+		const network = networkDownAfter(sandbox.control, ({ method, path }) => method === 'POST' && path.endsWith('/webhooks'));
+		const error = await failure(workflow.activate());
+		expect(error.message).toMatch(/^Could not register the webhook with the service: /);
+		expect(error.description).toMatch(/could not be reached to check whether a webhook was left registered/);
+		expect(error.description).toMatch(/next activation removes any webhook registered for this URL/);
+		// The service did create it and could not be asked to remove it.
+		const [orphan] = remoteFor(workflow.webhookUrl());
+		expect(orphan).toBeDefined();
+		expect(workflow.nodeStaticData.webhooks).toEqual({});
 
-			proxy.restore();
-			expect(await workflow.activate()).toEqual({ created: true });
-			const now = remoteFor(workflow.webhookUrl());
-			expect(now).toHaveLength(1);
-			expect(now[0].id).not.toBe(orphan.id);
-			remember(workflow);
-		} finally {
-			await proxy.stop();
-		}
+		network.restore();
+		expect(await workflow.activate()).toEqual({ created: true });
+		const now = remoteFor(workflow.webhookUrl());
+		expect(now).toHaveLength(1);
+		expect(now[0].id).not.toBe(orphan.id);
+		remember(workflow);
 	});
 });
 
