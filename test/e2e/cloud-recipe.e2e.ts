@@ -10,11 +10,11 @@ import path from 'node:path';
 import { nodeOutput, type StoredWorkflow, type WorkflowJson } from '../../scripts/lib/n8n-client';
 import { formUrl } from '../../scripts/lib/instance-setup';
 import { repoRoot } from '../../scripts/lib/provision';
-import { startE2eInstance, type E2eInstance } from './support/instance';
+import { useE2eInstance } from './support/instance';
 
 jest.setTimeout(180_000);
 
-let e2e: E2eInstance;
+const e2e = useE2eInstance();
 let workflow: StoredWorkflow;
 let recipe: WorkflowJson;
 
@@ -24,14 +24,6 @@ const guide = (() => {
 	const start = text.indexOf('\n## n8n Cloud');
 	return text.slice(start, text.indexOf('\n## ', start + 1));
 })();
-
-beforeAll(async () => {
-	e2e = await startE2eInstance();
-}, 300_000);
-
-afterAll(async () => {
-	await e2e?.stop();
-});
 
 const leadsWithEmail = (email: string) => e2e.sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));
 const writes = () => e2e.sandbox.control.requests().filter((request) => request.kind === 'write');

@@ -12,20 +12,20 @@ import { nodeOutput, type ExecutionDetail, type StoredWorkflow } from '../../scr
 import { bindWorkflow, formUrl, webhookUrl } from '../../scripts/lib/instance-setup';
 import type { WorkflowJson } from '../../scripts/lib/n8n-client';
 import { repoRoot } from '../../scripts/lib/provision';
-import { startE2eInstance, type E2eInstance } from './support/instance';
+import { useE2eInstance } from './support/instance';
 import { chainWorkflow, MANUAL_TRIGGER, manualTrigger, prospectingNode, webhookTrigger } from './support/workflows';
+import { theFourWrites } from '../support/writes';
 
 jest.setTimeout(180_000);
 
 type Credential = { id: string; name: string; type: string };
 
-let e2e: E2eInstance;
+const e2e = useE2eInstance();
 /** The suite's credential, saved without "Writes in Manual Runs": n8n applies the field's default. */
 let savedBefore: Credential;
 const credentials: Record<'dryRun' | 'ask' | 'send', Credential> = {} as never;
 
 beforeAll(async () => {
-	e2e = await startE2eInstance();
 	savedBefore = e2e.credential;
 	for (const setting of ['dryRun', 'ask', 'send'] as const) {
 		credentials[setting] = await e2e.client.createCredential(`Prospecting API (${setting})`, 'prospectingApi', {
@@ -36,76 +36,9 @@ beforeAll(async () => {
 	}
 }, 300_000);
 
-afterAll(async () => {
-	await e2e?.stop();
-});
-
 const writes = () => e2e.sandbox.control.requests().filter((request) => request.kind === 'write');
 
-interface Write {
-	name: string;
-	method: string;
-	/** Node parameters and the path the write goes to; may prepare the sandbox. */
-	prepare(): Promise<{ parameters: Record<string, unknown>; path: string }>;
-}
-
-async function createWebhookInSandbox(): Promise<string> {
-	const response = await fetch(`${e2e.sandbox.url}/api/v1/webhooks?apiKey=${encodeURIComponent(e2e.sandbox.apiKey)}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ name: 'Live hook', url: 'https://example.com/live', events: ['prospection.won'] }),
-	});
-	const body = (await response.json()) as Record<string, unknown>;
-	return String(((body.data ?? body) as Record<string, unknown>).id);
-}
-
-const WRITES: Write[] = [
-	{
-		name: 'Lead Create',
-		method: 'POST',
-		async prepare() {
-			return {
-				parameters: { resource: 'lead', operation: 'create', name: 'Ana Seca', email: `ana.${randomUUID()}@example.com` },
-				path: '/leads',
-			};
-		},
-	},
-	{
-		name: 'Routine Add Lead',
-		method: 'POST',
-		async prepare() {
-			const routine = e2e.sandbox.control.routines()[0];
-			const lead = e2e.sandbox.control.leads()[0];
-			return {
-				parameters: {
-					resource: 'routine',
-					operation: 'addLead',
-					routineId: { __rl: true, mode: 'id', value: routine.id },
-					leadId: lead.id,
-				},
-				path: `/routines/${routine.id}/lead`,
-			};
-		},
-	},
-	{
-		name: 'Webhook Create',
-		method: 'POST',
-		async prepare() {
-			return {
-				parameters: { resource: 'webhook', operation: 'create', name: 'Dry hook', url: 'https://example.com/dry', events: ['prospection.won'] },
-				path: '/webhooks',
-			};
-		},
-	},
-	{
-		name: 'Webhook Delete',
-		method: 'DELETE',
-		async prepare() {
-			const id = await createWebhookInSandbox();
-			return { parameters: { resource: 'webhook', operation: 'delete', webhookId: id }, path: `/webhooks/${id}` };
-		},
-	},
-];
+const WRITES = theFourWrites(() => e2e.sandbox);
 
 async function saveWorkflow(name: string, trigger: ReturnType<typeof manualTrigger>, parameters: Record<string, unknown>, credential: Credential): Promise<StoredWorkflow> {
 	const node = prospectingNode('Write', parameters);

@@ -12,7 +12,7 @@
 import type { StoredWorkflow } from '../../scripts/lib/n8n-client';
 import { webhookUrl } from '../../scripts/lib/instance-setup';
 import { createActiveWorkflow } from './support/mcp';
-import { startE2eInstance, type E2eInstance } from './support/instance';
+import { useE2eInstance } from './support/instance';
 import { chainWorkflow, prospectingNode, webhookTrigger } from './support/workflows';
 
 jest.setTimeout(180_000);
@@ -21,7 +21,7 @@ const ANSWER_TIMEOUT_SECONDS = 2;
 const SEARCH_WINDOW_SECONDS = 6;
 const COMMIT_AFTER_MS = 4000;
 
-let e2e: E2eInstance;
+const e2e = useE2eInstance();
 const workflows: Record<'defaults' | 'skip', StoredWorkflow> = {} as never;
 
 /** Webhook → Lead Create (Continue On Fail, so an error comes back as the answer), on its own path. */
@@ -40,17 +40,12 @@ function leadForm(name: string, path: string, options: Record<string, unknown>) 
 }
 
 beforeAll(async () => {
-	e2e = await startE2eInstance();
 	// The spike's 200 creates fit in one window: the write limit is not what this file is about.
 	e2e.sandbox.control.setRateLimit({ writeLimit: 10_000, readLimit: 10_000 });
 	const version = e2e.runtime.n8nVersion;
 	workflows.defaults = await createActiveWorkflow(e2e.client, version, leadForm('Slow commit, defaults', 'slow-defaults', {}));
 	workflows.skip = await createActiveWorkflow(e2e.client, version, leadForm('Slow commit, skip', 'slow-skip', { skipIfExists: true }));
 }, 300_000);
-
-afterAll(async () => {
-	await e2e?.stop();
-});
 
 beforeEach(() => e2e.sandbox.control.clearFaults());
 

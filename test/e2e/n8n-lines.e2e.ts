@@ -8,19 +8,11 @@ import { randomUUID } from 'node:crypto';
 
 import type { StoredWorkflow, WorkflowJson } from '../../scripts/lib/n8n-client';
 import { bindWorkflow } from '../../scripts/lib/instance-setup';
-import { startE2eInstance, type E2eInstance } from './support/instance';
+import { useE2eInstance } from './support/instance';
 
 jest.setTimeout(180_000);
 
-let e2e: E2eInstance;
-
-beforeAll(async () => {
-	e2e = await startE2eInstance();
-}, 300_000);
-
-afterAll(async () => {
-	await e2e?.stop();
-});
+const e2e = useE2eInstance();
 
 /** A Prospecting Trigger on prospection.won, with a webhook id of its own so that its remote webhook can be told apart. */
 function triggerWorkflow(name: string): { workflow: WorkflowJson; webhookId: string } {

@@ -10,26 +10,18 @@ import path from 'node:path';
 import { nodeOutput, type StoredWorkflow, type WorkflowJson } from '../../scripts/lib/n8n-client';
 import { importWorkflows, readWorkflowFiles, webhookUrl } from '../../scripts/lib/instance-setup';
 import { repoRoot } from '../../scripts/lib/provision';
-import { startE2eInstance, type E2eInstance } from './support/instance';
+import { useE2eInstance } from './support/instance';
 import { decideProspection, waitFor } from './support/waits';
 import { runByWebhook as runWorkflowByWebhook, type WebhookCall } from './support/webhook-runs';
 import { resourceWorkflows } from './support/workflows';
 
 jest.setTimeout(180_000);
 
-let e2e: E2eInstance;
+const e2e = useE2eInstance();
 const examples: Record<string, StoredWorkflow> = {};
 const resources: Partial<Record<keyof typeof resourceWorkflows, StoredWorkflow>> = {};
 
 const TRIGGER_NODE = 'Prospection won or lost';
-
-beforeAll(async () => {
-	e2e = await startE2eInstance();
-}, 300_000);
-
-afterAll(async () => {
-	await e2e?.stop();
-});
 
 /** Calls a workflow's Webhook node and returns the finished execution it started. */
 const runByWebhook = async (workflow: StoredWorkflow, call?: WebhookCall) =>

@@ -8,17 +8,9 @@ import { randomUUID } from 'node:crypto';
 import type { StoredWorkflow, WorkflowJson } from '../../scripts/lib/n8n-client';
 import { nodeOutput } from '../../scripts/lib/n8n-client';
 import { bindWorkflow } from '../../scripts/lib/instance-setup';
-import { startE2eInstance, type E2eInstance } from './support/instance';
+import { useE2eInstance } from './support/instance';
 
-let e2e: E2eInstance;
-
-beforeAll(async () => {
-	e2e = await startE2eInstance();
-}, 300_000);
-
-afterAll(async () => {
-	await e2e?.stop();
-});
+const e2e = useE2eInstance();
 
 const TRIGGER = 'Prospecting Polling Trigger';
 

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { ExecutionDetail, StoppedExecution, StoredWorkflow } from '../../scripts/lib/n8n-client';
 import type { RecordedRequest } from '../../sandbox';
-import { startE2eInstance, type E2eInstance } from './support/instance';
+import { useE2eInstance } from './support/instance';
 import { waitFor } from './support/waits';
 import { chainWorkflow, MANUAL_TRIGGER, manualTrigger, prospectingNode } from './support/workflows';
 
@@ -18,15 +18,7 @@ jest.setTimeout(120_000);
 
 const LEADS = 300;
 
-let e2e: E2eInstance;
-
-beforeAll(async () => {
-	e2e = await startE2eInstance();
-}, 300_000);
-
-afterAll(async () => {
-	await e2e?.stop();
-});
+const e2e = useE2eInstance();
 
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -15,7 +15,7 @@ import { webhookUrl } from '../../scripts/lib/instance-setup';
 import type { RecordedRequest } from '../../sandbox';
 import { faultOnNthCreate } from '../support/service-faults';
 import { createActiveWorkflow } from './support/mcp';
-import { startE2eInstance, type E2eInstance } from './support/instance';
+import { useE2eInstance } from './support/instance';
 import { chainWorkflow, prospectingNode, webhookTrigger } from './support/workflows';
 
 jest.setTimeout(120_000);
@@ -23,7 +23,7 @@ jest.setTimeout(120_000);
 const ANSWER_TIMEOUT_SECONDS = 2;
 const WAIT_BETWEEN_TRIES_MS = 2000;
 
-let e2e: E2eInstance;
+const e2e = useE2eInstance();
 const workflows: Record<'retry' | 'retryOneSearch' | 'single', StoredWorkflow> = {} as never;
 
 /**
@@ -57,7 +57,6 @@ function createsWorkflow(name: string, path: string, credential: { id: string; n
 }
 
 beforeAll(async () => {
-	e2e = await startE2eInstance();
 	e2e.sandbox.control.setRateLimit({ writeLimit: 10_000, readLimit: 10_000 });
 	const version = e2e.runtime.n8nVersion;
 	const make = async (name: string, path: string, settings: { retry: boolean; lostLeadSearch: number }) =>
@@ -66,10 +65,6 @@ beforeAll(async () => {
 	workflows.retryOneSearch = await make('Write once, Retry On Fail, one search', 'write-once-retry-0', { retry: true, lostLeadSearch: 0 });
 	workflows.single = await make('Write once, Continue On Fail', 'write-once-single', { retry: false, lostLeadSearch: 1 });
 }, 300_000);
-
-afterAll(async () => {
-	await e2e?.stop();
-});
 
 beforeEach(() => {
 	e2e.sandbox.control.clearFaults();

@@ -5,12 +5,12 @@
  */
 import { allLogLines } from '../../dev/harness';
 import { runNode } from './support';
+import type { PlannedRequest } from '../../sandbox';
 import { useSandbox } from '../support/sandbox';
+import { faultsAfter } from '../support/service-faults';
 
-/** Called with each request the sandbox answers, as it answers it. */
-let onRequest: ((line: string) => void) | undefined;
-const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 3 }, log: (line) => onRequest?.(line) });
-afterEach(() => (onRequest = undefined));
+const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 3 } });
+const isCreate = ({ method, path }: PlannedRequest) => method === 'POST' && path === '/api/v1/leads';
 
 describe('the contact lock of Skip If Exists, under a Stop', () => {
 	const leadsOf = (email: string) => sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));
@@ -32,9 +32,7 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 		const email = 'paula.parada@example.com';
 		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'], pathPrefix: '/leads' });
 		// Once the create is lost, the service fails the searches for a while: the one search is retried, the window ends.
-		onRequest = (line) => {
-			if (line.startsWith('POST /api/v1/leads')) sandbox.control.injectFault({ kind: 'status', status: 503, count: 4, methods: ['GET'], pathPrefix: '/leads' });
-		};
+		faultsAfter(sandbox.control, isCreate, ({ method, path }) => method === 'GET' && path === '/api/v1/leads', { kind: 'status', status: 503, count: 4 });
 		// Stop while the search waits 2.4 s before its 5th attempt, the window over (the node's debug line says so).
 		const { warnings } = await runAndStopForm(email, () => allLogLines.some((line) => line.includes('GET /leads failed (status 503); retry 4 in 2400 ms')), 'retried a 4th time');
 		expect(warnings).toContain(
@@ -60,9 +58,7 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 	 */
 	async function stopDuringTheLastSearch(email: string, continueOnFail = false) {
 		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'], pathPrefix: '/leads' });
-		onRequest = (line) => {
-			if (line.startsWith('POST /api/v1/leads')) sandbox.control.injectFault({ kind: 'latency', ms: 800 });
-		};
+		faultsAfter(sandbox.control, isCreate, () => true, { kind: 'latency', ms: 800 });
 		const searched = () => sandbox.control.requests().filter((request) => request.query.search === email).length;
 		// The sandbox records an answer as it sends it: 0.2 s later the node has surely sent the last search, which
 		// is then answered 0.6 s after the Stop.
@@ -75,6 +71,7 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 			return await runAndStopForm(email, lastOnItsWay, "answered the window's second search", continueOnFail);
 		} finally {
 			sandbox.control.clearFaults();
+			sandbox.control.planFaults(undefined);
 		}
 	}
 

@@ -13,6 +13,8 @@ import { nodeTypes } from '../../dev/harness/node-types';
 import { expectNoSecret, NODE_NAME, runNode } from './support';
 import type { NodeRun, RunOptions } from './support';
 import { useSandbox } from '../support/sandbox';
+import { existingWebhook } from '../support/service';
+import { theFourWrites } from '../support/writes';
 
 const { sandbox, connection } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 20 } });
 
@@ -27,105 +29,7 @@ function hintsOf(result: NodeRun): string[] {
 	return runs.flatMap((task) => (task.hints ?? []).map((hint) => String(hint.message)));
 }
 
-async function createWebhookForReal(): Promise<string> {
-	const response = await fetch(
-		`${sandbox.url}/api/v1/webhooks?apiKey=${encodeURIComponent(sandbox.apiKey)}`,
-		{
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({
-				name: 'To delete',
-				url: 'https://example.com/hook',
-				events: ['prospection.won'],
-			}),
-		},
-	);
-	const body = (await response.json()) as IDataObject;
-	const record = (body.data ?? body) as IDataObject;
-	return String(record.id);
-}
-
-interface WriteCase {
-	name: string;
-	method: string;
-	/** Parameters of the node, and the path the write goes to. */
-	prepare(): Promise<{ parameters: INode['parameters']; path: string; body: IDataObject | null }>;
-	/** Whether the write reached the service's data. */
-	written(parameters: INode['parameters']): boolean;
-}
-
-const cases: WriteCase[] = [
-	{
-		name: 'Lead Create',
-		method: 'POST',
-		async prepare() {
-			const email = `dry.${Math.random().toString(36).slice(2)}@example.com`;
-			return {
-				parameters: { resource: 'lead', operation: 'create', name: 'Ana Seca', email },
-				path: '/leads',
-				body: { name: 'Ana Seca', emails: [{ value: email, label: 'Principal' }] },
-			};
-		},
-		written: (parameters) =>
-			sandbox.control
-				.leads()
-				.some((lead) => lead.emails.some((item) => item.value === parameters.email)),
-	},
-	{
-		name: 'Routine Add Lead',
-		method: 'POST',
-		async prepare() {
-			const routine = sandbox.control.routines()[0];
-			const lead = sandbox.control.leads()[0];
-			return {
-				parameters: {
-					resource: 'routine',
-					operation: 'addLead',
-					routineId: { __rl: true, mode: 'id', value: routine.id },
-					leadId: lead.id,
-				},
-				path: `/routines/${routine.id}/lead`,
-				body: { leadId: lead.id },
-			};
-		},
-		written: () =>
-			sandbox.control
-				.requests()
-				.some((request) => request.kind === 'write' && request.status >= 200 && request.status < 300),
-	},
-	{
-		name: 'Webhook Create',
-		method: 'POST',
-		async prepare() {
-			return {
-				parameters: {
-					resource: 'webhook',
-					operation: 'create',
-					name: 'Dry hook',
-					url: 'https://example.com/dry',
-					events: ['prospection.won'],
-				},
-				path: '/webhooks',
-				body: { name: 'Dry hook', url: 'https://example.com/dry', events: ['prospection.won'] },
-			};
-		},
-		written: () => sandbox.control.webhooks().some((webhook) => webhook.name === 'Dry hook'),
-	},
-	{
-		name: 'Webhook Delete',
-		method: 'DELETE',
-		async prepare() {
-			const id = await createWebhookForReal();
-			return {
-				parameters: { resource: 'webhook', operation: 'delete', webhookId: id },
-				path: `/webhooks/${id}`,
-				body: null,
-			};
-		},
-		written: (parameters) =>
-			!sandbox.control.webhooks().some((webhook) => webhook.id === parameters.webhookId),
-	},
-];
+const cases = theFourWrites(() => sandbox);
 
 /** Writes recorded since the case was prepared (the delete case creates its webhook first). */
 let writesBefore = 0;
@@ -396,7 +300,7 @@ describe('Routine Add Lead details', () => {
 
 describe('Webhook Delete details', () => {
 	it('a dry run reads whether the webhook exists and says what the service would answer', async () => {
-		const id = await createWebhookForReal();
+		const id = await existingWebhook(sandbox, { name: 'To delete', url: 'https://example.com/hook' });
 		const before = writes().length;
 		const found = await run(
 			{ resource: 'webhook', operation: 'delete', webhookId: id },

@@ -1,7 +1,7 @@
 /** Errors a user sees: service statuses, bad input caught before any call, Continue On Fail, and no key anywhere. */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { everythingVisible, expectNoSecret, runNode } from './support';
+import { descriptionOf, everythingVisible, expectNoSecret, runNode } from './support';
 import type { NodeRun } from './support';
 import { closedUrl } from '../support/closed-port';
 import { useSandbox } from '../support/sandbox';
@@ -12,8 +12,6 @@ const WRONG_KEY = 'wr0ng+key/with=special&chars%20_0123456789abc';
 
 const { sandbox, connection } = useSandbox({ rateLimit: false, apiKeys: [SPECIAL_KEY], dataset: { leads: 10, prospections: 5 } }, SPECIAL_KEY);
 
-const description = (run: NodeRun) =>
-	String((run.error as { description?: unknown } | undefined)?.description ?? '');
 
 /** Routine Add Lead of the sandbox's first lead to its first routine: a write the service answers with no record. */
 const addLead = () => ({
@@ -46,13 +44,13 @@ describe('service errors', () => {
 		expect(run.error?.message).toBe(
 			'Dados inválidos: phones[0].value: Telefone inválido: informe ao menos 8 dígitos. (e mais 1 erro)',
 		);
-		expect(description(run)).toContain(
+		expect(descriptionOf(run.error)).toContain(
 			'phones[0].value: Telefone inválido: informe ao menos 8 dígitos.',
 		);
-		expect(description(run)).toContain(
+		expect(descriptionOf(run.error)).toContain(
 			'mobiles[0].value: Telefone inválido: informe ao menos 8 dígitos.',
 		);
-		expect(description(run)).toContain('item 0');
+		expect(descriptionOf(run.error)).toContain('item 0');
 		expectNoSecret(run, SPECIAL_KEY);
 	});
 
@@ -63,7 +61,7 @@ describe('service errors', () => {
 		);
 		const fromService = await serviceMessageFor('/leads?orderBy=shoeSize');
 		expect(run.error?.message).toBe(fromService);
-		expect(description(run)).toMatch(/^orderBy: Campo de ordenação inválido/);
+		expect(descriptionOf(run.error)).toMatch(/^orderBy: Campo de ordenação inválido/);
 	});
 
 	it('401 tells the user to check the API key in the credential, without showing either key', async () => {
@@ -74,7 +72,7 @@ describe('service errors', () => {
 		expect(run.error?.message).toMatch(
 			/API key was refused \(401\).*check the API key in the Prospecting API credential/,
 		);
-		expect(description(run)).toContain('Chave de API inválida.');
+		expect(descriptionOf(run.error)).toContain('Chave de API inválida.');
 		expectNoSecret(run, WRONG_KEY);
 		expectNoSecret(run, SPECIAL_KEY);
 	});
@@ -90,7 +88,7 @@ describe('service errors', () => {
 			connection,
 		);
 		expect(routine.error?.message).toMatch(/Routine "rot_missing".*was not found \(404\)/);
-		expect(description(routine)).toContain('Rotina não encontrada.');
+		expect(descriptionOf(routine.error)).toContain('Rotina não encontrada.');
 
 		const prospection = await runNode(
 			{
@@ -102,7 +100,7 @@ describe('service errors', () => {
 			connection,
 		);
 		expect(prospection.error?.message).toBe('Prospection "pro_missing" was not found (404)');
-		expect(description(prospection)).toContain('Prospecção não encontrada.');
+		expect(descriptionOf(prospection.error)).toContain('Prospecção não encontrada.');
 		expectNoSecret(prospection, SPECIAL_KEY);
 	});
 
@@ -134,14 +132,14 @@ describe('statuses and bodies the service is not documented to give', () => {
 		sandbox.control.injectFault({ kind: 'status', status: 403, body: '<html><body>Proibido: 10.0.3.7</body></html>', contentType: 'text/html', count: 1 });
 		const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, connection);
 		expect(run.error?.message).toBe('The service rejected the request (403)');
-		expect(description(run).split('\n')).toEqual(['The answer was an HTML page (not shown).', '(item 0, GET /custom-fields)']);
+		expect(descriptionOf(run.error).split('\n')).toEqual(['The answer was an HTML page (not shown).', '(item 0, GET /custom-fields)']);
 	});
 
 	it('a 400 from something in front of the service (an HTML page) is told as invalid, naming the page without quoting it', async () => {
 		sandbox.control.injectFault({ kind: 'status', status: 400, body: '<html><body>Bad Request 10.0.3.7</body></html>', contentType: 'text/html', count: 1 });
 		const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, connection);
 		expect(run.error?.message).toBe('The service rejected the request as invalid (400)');
-		expect(description(run).split('\n')).toEqual(['The answer was an HTML page (not shown).', '(item 0, GET /custom-fields)']);
+		expect(descriptionOf(run.error).split('\n')).toEqual(['The answer was an HTML page (not shown).', '(item 0, GET /custom-fields)']);
 	});
 
 	it('field errors of unexpected shapes are still listed: a reason without a field, a reason that is not text, bare text', async () => {
@@ -152,14 +150,14 @@ describe('statuses and bodies the service is not documented to give', () => {
 		sandbox.control.injectFault({ kind: 'status', status: 400, body: JSON.stringify(body), count: 1 });
 		const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, connection);
 		expect(run.error?.message).toBe('Dados inválidos');
-		expect(description(run).split('\n')).toEqual(['informe um contato', 'sem campo', 'phones: {"min":8}', 'name: ""', 'texto solto', '7', '(item 0, GET /custom-fields)']);
+		expect(descriptionOf(run.error).split('\n')).toEqual(['informe um contato', 'sem campo', 'phones: {"min":8}', 'name: ""', 'texto solto', '7', '(item 0, GET /custom-fields)']);
 	});
 
 	it('a 400 whose errors are not a list lists no field, and still names the call', async () => {
 		sandbox.control.injectFault({ kind: 'status', status: 400, body: JSON.stringify({ message: 'Dados inválidos', errors: 'phones' }), count: 1 });
 		const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, connection);
 		expect(run.error?.message).toBe('Dados inválidos');
-		expect(description(run)).toBe('(item 0, GET /custom-fields)');
+		expect(descriptionOf(run.error)).toBe('(item 0, GET /custom-fields)');
 	});
 });
 
@@ -193,7 +191,7 @@ describe('what an error quotes of an answer', () => {
 		const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, connection);
 
 		expect(run.error?.message).toBe('The service failed to process the request (502) after 5 attempts');
-		expect(description(run)).toContain('The answer was an HTML page (not shown).');
+		expect(descriptionOf(run.error)).toContain('The answer was an HTML page (not shown).');
 		expect(everythingVisible(run)).not.toMatch(/nginx|10\.0\.3\.7|<html/);
 	});
 
@@ -202,7 +200,7 @@ describe('what an error quotes of an answer', () => {
 		const run = await runNode({ resource: 'customField', operation: 'getMany', returnAll: true }, connection);
 
 		expect(run.error?.message).toBe('The service answered with something that is not JSON (5 attempts)');
-		expect(description(run)).toMatch(/^The answer was an HTML page\. Check the base URL in the credential/);
+		expect(descriptionOf(run.error)).toMatch(/^The answer was an HTML page\. Check the base URL in the credential/);
 		expect(everythingVisible(run)).not.toMatch(/Entrar|usuário/);
 		expect(run.logs.filter((line) => line.includes('retry'))).toEqual(
 			[[1, 300], [2, 600], [3, 1200], [4, 2400]].map(([retry, ms]) => `[debug] Prospecting: GET /custom-fields failed (answer was not JSON); retry ${retry} in ${ms} ms`),
@@ -220,21 +218,21 @@ describe('what an error quotes of an answer', () => {
 
 	it('a line of plain text is quoted up to 200 characters, a longer one only named', async () => {
 		sandbox.control.injectFault({ kind: 'status', status: 503, body: 'x'.repeat(200), contentType: 'text/plain', count: 1, methods: ['POST'] });
-		expect(description(await runNode(addLead(), connection))).toMatch(new RegExp(`^x{200}$`, 'm'));
+		expect(descriptionOf((await runNode(addLead(), connection)).error)).toMatch(new RegExp(`^x{200}$`, 'm'));
 
 		sandbox.control.injectFault({ kind: 'status', status: 503, body: 'y'.repeat(201), contentType: 'text/plain', count: 1, methods: ['POST'] });
 		const long = await runNode(addLead(), connection);
-		expect(description(long)).toMatch(/^The answer was an answer of type text\/plain \(not shown\)\.$/m);
+		expect(descriptionOf(long.error)).toMatch(/^The answer was an answer of type text\/plain \(not shown\)\.$/m);
 		expect(everythingVisible(long)).not.toContain('yyyy');
 	});
 
 	it("the service's JSON message is quoted up to 500 characters, a list of messages joined", async () => {
 		sandbox.control.injectFault({ kind: 'status', status: 500, body: JSON.stringify({ message: 'm'.repeat(600) }), count: 1, methods: ['POST'] });
 		const long = await runNode(addLead(), connection);
-		expect(description(long)).toMatch(new RegExp(`^m{500}…$`, 'm'));
+		expect(descriptionOf(long.error)).toMatch(new RegExp(`^m{500}…$`, 'm'));
 
 		sandbox.control.injectFault({ kind: 'status', status: 500, body: JSON.stringify({ message: ['Campo a inválido', 'Campo b ausente'] }), count: 1, methods: ['POST'] });
-		expect(description(await runNode(addLead(), connection))).toMatch(/^Campo a inválido; Campo b ausente$/m);
+		expect(descriptionOf((await runNode(addLead(), connection)).error)).toMatch(/^Campo a inválido; Campo b ausente$/m);
 	});
 
 	it('an answer without a type or with an empty body is named as such', async () => {
@@ -247,7 +245,7 @@ describe('what an error quotes of an answer', () => {
 		expect(empty.error?.message).toBe(
 			'The service answered 201 to POST /webhooks without the created record: it may have been created, and it was not sent again',
 		);
-		expect(description(empty)).toMatch(/^The answer was an empty answer, not the created record\.$/m);
+		expect(descriptionOf(empty.error)).toMatch(/^The answer was an empty answer, not the created record\.$/m);
 	});
 
 	it("an error's details keep only the message and the field errors of a JSON answer", async () => {
@@ -269,20 +267,20 @@ describe('what an error quotes of an answer', () => {
 
 	it('a Content-Type is read without case or parameters, and plain text of spaces only is not quoted', async () => {
 		sandbox.control.injectFault({ kind: 'status', status: 503, body: 'Em manutenção', contentType: ' TEXT/Plain ; charset=utf-8', count: 1, methods: ['POST'] });
-		expect(description(await runNode(addLead(), connection))).toMatch(/^Em manutenção$/m);
+		expect(descriptionOf((await runNode(addLead(), connection)).error)).toMatch(/^Em manutenção$/m);
 
 		sandbox.control.injectFault({ kind: 'status', status: 503, body: '   ', contentType: 'text/plain', count: 1, methods: ['POST'] });
-		expect(description(await runNode(addLead(), connection))).toMatch(/^The answer was an answer of type text\/plain \(not shown\)\.$/m);
+		expect(descriptionOf((await runNode(addLead(), connection)).error)).toMatch(/^The answer was an answer of type text\/plain \(not shown\)\.$/m);
 	});
 
 	it("the service's JSON message and one short line of plain text are quoted", async () => {
 		sandbox.control.injectFault({ kind: 'status', status: 503, body: 'Manutenção programada até 03:00', contentType: 'text/plain; charset=utf-8', count: 1, methods: ['POST'] });
 		const plain = await runNode(addLead(), connection);
-		expect(description(plain)).toContain('Manutenção programada até 03:00');
+		expect(descriptionOf(plain.error)).toContain('Manutenção programada até 03:00');
 
 		sandbox.control.injectFault({ kind: 'status', status: 500, count: 1, methods: ['POST'] });
 		const json = await runNode(addLead(), connection);
-		expect(description(json)).toContain('Erro interno do servidor.');
+		expect(descriptionOf(json.error)).toContain('Erro interno do servidor.');
 	});
 });
 

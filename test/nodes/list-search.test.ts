@@ -9,9 +9,11 @@ import {
 	searchRoutines,
 	searchWebhooks,
 } from '../../nodes/Prospecting/methods/listSearch';
-import { nodeTypes, PROSPECTING_NODE_TYPE } from '../../dev/harness';
+import { nodeTypes } from '../../dev/harness';
+import { NODE_NAME, prospectingNamed } from './support';
 import { createAdditionalData, nextExecutionId } from '../../dev/harness/engine';
 import { useSandbox } from '../support/sandbox';
+import { existingWebhook } from '../support/service';
 
 const LEADS = 150;
 const PROSPECTIONS = 40;
@@ -22,15 +24,7 @@ const { sandbox, connection } = useSandbox({
 	});
 
 function loadOptionsContext(parameters: INode['parameters'], path: string): LoadOptionsContext {
-	const node: INode = {
-		id: 'p',
-		name: 'Prospecting',
-		type: PROSPECTING_NODE_TYPE,
-		typeVersion: 2,
-		position: [0, 0],
-		parameters,
-		credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
-	};
+	const node = prospectingNamed(NODE_NAME, parameters, 2);
 	const workflow = new Workflow({
 		id: 'list-search',
 		nodes: [node],
@@ -186,18 +180,9 @@ describe('Prospection picker', () => {
 });
 
 describe('Webhook picker', () => {
-	async function createWebhook(name: string, url: string) {
-		const response = await fetch(`${sandbox.url}/api/v1/webhooks?apiKey=${sandbox.apiKey}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ name, url, events: ['prospection.won'] }),
-		});
-		expect(response.status).toBeLessThan(300);
-	}
-
 	it('lists every webhook by name and URL with one read, and filters by the typed text', async () => {
-		await createWebhook('Ganhos para o CRM', 'https://crm.example.com/hooks/won');
-		await createWebhook('Perdidos', 'https://sheet.example.com/lost');
+		await existingWebhook(sandbox, { name: 'Ganhos para o CRM', url: 'https://crm.example.com/hooks/won' });
+		await existingWebhook(sandbox, { name: 'Perdidos', url: 'https://sheet.example.com/lost' });
 		const webhooks = sandbox.control.webhooks();
 		const all = await searchWebhooks.call(webhookPicker());
 		expect(all.results).toEqual(

@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { jsonOf, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
+import { existingLead } from '../support/service';
 
 const { sandbox, connection } = useSandbox({ readLimit: 100_000, writeLimit: 100_000, dataset: { leads: 5 } });
 
@@ -17,18 +18,10 @@ const HOUR_MS = 60 * 60 * 1000;
 async function storedLead(body: IDataObject, createdAt: Date): Promise<string> {
 	sandbox.control.setCreatedAt(createdAt.toISOString());
 	try {
-		const answer = await fetch(`${sandbox.url}/api/v1/leads?apiKey=${encodeURIComponent(sandbox.apiKey)}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-		});
-		expect(answer.status).toBeLessThan(300);
+		return await existingLead(sandbox, body);
 	} finally {
 		sandbox.control.setCreatedAt(null);
 	}
-	const emails = (body.emails as Array<{ value: string }>).map((item) => item.value);
-	const lead = sandbox.control.leads().find((candidate) => candidate.emails.some((item) => emails.includes(item.value)));
-	return String(lead?.id);
 }
 
 const leadsOf = (email: string) =>

@@ -5,13 +5,11 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { expectNoSecret, runNode } from './support';
+import { descriptionOf, expectNoSecret, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
 const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 5, routines: 2 } });
 
-const description = (error: unknown) =>
-	String((error as { description?: unknown })?.description ?? '');
 const wait = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 const writes = () => sandbox.control.requests().filter((request) => request.method !== 'GET');
 
@@ -32,7 +30,7 @@ it('webhook create: a lost answer after commit is not repeated, and the error na
 	expect(run.error?.message).toBe(
 		'The answer to POST /webhooks was lost: the connection was reset',
 	);
-	expect(description(run.error)).toContain(`The webhook was created (id ${webhook.id})`);
+	expect(descriptionOf(run.error)).toContain(`The webhook was created (id ${webhook.id})`);
 	expectNoSecret(run, webhook.secret);
 	expectNoSecret(run, sandbox.apiKey);
 });
@@ -42,10 +40,10 @@ it('webhook create: a lost answer before commit is not repeated, and the error s
 	const run = await runNode(createWebhook, connection);
 	expect(sandbox.control.webhooks()).toHaveLength(0);
 	expect(writes()).toHaveLength(1);
-	expect(description(run.error)).toMatch(
+	expect(descriptionOf(run.error)).toMatch(
 		/No new webhook with this name and URL is listed yet, but the service may still create it .* Check with Webhook → Get Many before running this item again/,
 	);
-	expect(description(run.error)).not.toMatch(/safe to run/);
+	expect(descriptionOf(run.error)).not.toMatch(/safe to run/);
 });
 
 describe('Webhook Create, slow commit and gateway answers', () => {
@@ -53,7 +51,7 @@ describe('Webhook Create, slow commit and gateway answers', () => {
 		sandbox.control.injectFault({ kind: 'slow-commit', commitAfterMs: 2000, count: 1, methods: ['POST'] });
 		const run = await runNode({ ...createWebhook, options: { timeout: 1 } }, connection);
 		expect(run.error?.message).toBe('The answer to POST /webhooks was lost: the request timed out');
-		expect(description(run.error)).toMatch(/the service may still create it/);
+		expect(descriptionOf(run.error)).toMatch(/the service may still create it/);
 		await wait(1200);
 		expect(sandbox.control.webhooks()).toHaveLength(1);
 		expect(writes()).toHaveLength(1);
@@ -66,49 +64,25 @@ describe('Webhook Create, slow commit and gateway answers', () => {
 			const run = await runNode(createWebhook, connection);
 			const [webhook] = sandbox.control.webhooks();
 			expect(run.error?.message).toBe(`The answer to POST /webhooks was lost: a gateway answered ${status}`);
-			expect(description(run.error)).toContain(`The webhook was created (id ${webhook.id})`);
+			expect(descriptionOf(run.error)).toContain(`The webhook was created (id ${webhook.id})`);
 			expect(writes()).toHaveLength(1);
 			expectNoSecret(run, webhook.secret);
 		},
 	);
 });
 
-it('webhook delete: a lost answer is checked with a read, and a deletion that happened is reported as done', async () => {
+it.each([
+	['a lost answer is checked with a read, and a deletion that happened is reported as done', 'after-commit', 1],
+	['when the lost request did not delete, the delete by id is sent once more and the item succeeds', 'before-commit', 2],
+] as const)('webhook delete: %s', async (_, when, deletes) => {
 	const created = await runNode(createWebhook, connection);
 	const id = String(created.items[0].json.id);
-	sandbox.control.injectFault({
-		kind: 'drop',
-		when: 'after-commit',
-		count: 1,
-		methods: ['DELETE'],
-	});
-	const run = await runNode(
-		{ resource: 'webhook', operation: 'delete', webhookId: id },
-		connection,
-	);
+	sandbox.control.injectFault({ kind: 'drop', when, count: 1, methods: ['DELETE'] });
+	const run = await runNode({ resource: 'webhook', operation: 'delete', webhookId: id }, connection);
 	expect(run.error).toBeUndefined();
 	expect(run.items[0].json).toMatchObject({ id, deleted: true });
 	expect(sandbox.control.webhooks()).toHaveLength(0);
-	expect(writes().filter((request) => request.method === 'DELETE')).toHaveLength(1);
-});
-
-it('webhook delete: when the lost request did not delete, the delete by id is sent once more and the item succeeds', async () => {
-	const created = await runNode(createWebhook, connection);
-	const id = String(created.items[0].json.id);
-	sandbox.control.injectFault({
-		kind: 'drop',
-		when: 'before-commit',
-		count: 1,
-		methods: ['DELETE'],
-	});
-	const run = await runNode(
-		{ resource: 'webhook', operation: 'delete', webhookId: id },
-		connection,
-	);
-	expect(run.error).toBeUndefined();
-	expect(run.items[0].json).toMatchObject({ id, deleted: true });
-	expect(sandbox.control.webhooks()).toHaveLength(0);
-	expect(writes().filter((request) => request.method === 'DELETE')).toHaveLength(2);
+	expect(writes().filter((request) => request.method === 'DELETE')).toHaveLength(deletes);
 });
 
 describe('Webhook Delete, slow commit and gateway answers', () => {
@@ -143,7 +117,7 @@ describe('Webhook Delete, slow commit and gateway answers', () => {
 		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 2, methods: ['DELETE'] });
 		const { run } = await deleteOne();
 		expect(run.error?.message).toMatch(/^The answer to DELETE \/webhooks\/.* was lost/);
-		expect(description(run.error)).toMatch(/sent twice and the answer was lost both times; the webhook is still listed/);
+		expect(descriptionOf(run.error)).toMatch(/sent twice and the answer was lost both times; the webhook is still listed/);
 		expect(sandbox.control.webhooks()).toHaveLength(1);
 		expect(writes().filter((request) => request.method === 'DELETE')).toHaveLength(2);
 	});
@@ -202,7 +176,7 @@ describe('Routine Add Lead, slow commit and gateway answers', () => {
 		sandbox.control.injectFault({ kind: 'slow-commit', commitAfterMs: 2000, count: 1, methods: ['POST'] });
 		const run = await runNode(addLead({ timeout: 1 }), connection);
 		expect(run.error?.message).toMatch(/^The answer to POST \/routines\/.*\/lead was lost: the request timed out$/);
-		expect(description(run.error)).toMatch(/The lead may have been added \(or may still be added by a slow service\)/);
+		expect(descriptionOf(run.error)).toMatch(/The lead may have been added \(or may still be added by a slow service\)/);
 		await wait(1200);
 		expect(inRoutine()).toBe(true);
 		expect(adds()).toHaveLength(1);

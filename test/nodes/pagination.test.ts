@@ -1,8 +1,7 @@
 /** Return All and Limit: page counts, edge sizes, records added during a walk, faulty pages. */
-import * as http from 'node:http';
-
 import { jsonOf, runNode, runNodeOnClock } from './support';
 import { useSandbox } from '../support/sandbox';
+import { existingLead } from '../support/service';
 
 const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 23, customFields: 6 } });
 
@@ -92,29 +91,6 @@ it('with Limit over several pages reads only the pages it needs', async () => {
 	expect(pagesRead('/leads').map((request) => request.query.page)).toEqual(['1', '2', '3']);
 });
 
-function createLeadDirectly(index: number): Promise<void> {
-	const body = JSON.stringify({
-		name: `Novo ${index}`,
-		emails: [{ value: `novo${index}@example.com`, label: 'x' }],
-	});
-	const url = new URL(`${sandbox.url}/api/v1/leads?apiKey=${encodeURIComponent(sandbox.apiKey)}`);
-	return new Promise((resolve, reject) => {
-		const request = http.request(
-			url,
-			{
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
-			},
-			(response) => {
-				response.resume();
-				response.on('end', () => resolve());
-			},
-		);
-		request.on('error', reject);
-		request.end(body);
-	});
-}
-
 it('skips and repeats nothing when leads are created during a walk', async () => {
 	const seeded = sandbox.control.leads().map((lead) => lead.id);
 	// Slow pages so the insertions land in the middle of the walk.
@@ -125,7 +101,7 @@ it('skips and repeats nothing when leads are created during a walk', async () =>
 	);
 	for (let index = 0; index < 5; index++) {
 		await new Promise((resolve) => setTimeout(resolve, 90));
-		await createLeadDirectly(index);
+		await existingLead(sandbox, { name: `Novo ${index}`, emails: [{ value: `novo${index}@example.com`, label: 'x' }] });
 	}
 	const run = await walk;
 	sandbox.control.clearFaults();

@@ -10,6 +10,7 @@ import { executeWorkflow } from '../../dev/harness';
 import { PollWorkflowHandle } from '../../dev/harness/poll';
 import { jsonOf, runNode, startNode } from './support';
 import { useSandbox } from '../support/sandbox';
+import { existingWebhook } from '../support/service';
 
 const { sandbox, connection } = useSandbox({
 		rateLimit: false,
@@ -28,15 +29,6 @@ const picked = (value: string, cachedResultName = value) => ({
 
 function requestsTo(path: string) {
 	return sandbox.control.requests().filter((request) => request.path === `/api/v1${path}`);
-}
-
-async function createWebhook(name: string): Promise<string> {
-	const response = await fetch(`${sandbox.url}/api/v1/webhooks?apiKey=${sandbox.apiKey}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ name, url: 'https://example.com/hook', events: ['prospection.won'] }),
-	});
-	return String(((await response.json()) as { id: string }).id);
 }
 
 function leadOutsideRoutine(routineId: string) {
@@ -142,8 +134,8 @@ describe('version 2: records picked from a list', () => {
 	});
 
 	it('Webhook → Delete deletes the picked webhook', async () => {
-		const keep = await createWebhook('Fica');
-		const remove = await createWebhook('Sai');
+		const keep = await existingWebhook(sandbox, { name: 'Fica', url: 'https://example.com/hook' });
+		const remove = await existingWebhook(sandbox, { name: 'Sai', url: 'https://example.com/hook' });
 		const run = await runNode(
 			{ resource: 'webhook', operation: 'delete', webhookId: picked(remove, 'Sai') },
 			version2(),
@@ -238,7 +230,7 @@ describe('version 1: saved workflows with plain-text ids run unchanged', () => {
 		expect(jsonOf(many.items).every((p) => p.leadId === prospection.leadId)).toBe(true);
 		expect(many.items.length).toBeGreaterThan(0);
 
-		const webhookId = await createWebhook('Antigo');
+		const webhookId = await existingWebhook(sandbox, { name: 'Antigo', url: 'https://example.com/hook' });
 		const deleted = await runNode({ resource: 'webhook', operation: 'delete', webhookId }, connection);
 		expect(deleted.items[0].json).toMatchObject({ id: webhookId, deleted: true });
 		expect(sandbox.control.webhooks()).toHaveLength(0);

@@ -6,15 +6,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { executeWorkflow, registerNodeType } from '../../dev/harness';
+import { registerNodeType } from '../../dev/harness';
 import { onControlledClock } from '../../dev/harness/clock';
 import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm, runToolForm } from '../../dev/harness/tool-form';
 import { resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox';
-import { formPost, inLine, prospectingNamed, startNode } from './support';
+import { runNode } from './support';
 
 beforeAll(() => registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm()));
 beforeEach(() => resetBudgets());
@@ -27,13 +27,6 @@ async function sandboxWith(options: SandboxOptions): Promise<RunningSandbox> {
 	return sandbox;
 }
 afterAll(async () => await Promise.all(sandboxes.map(async (sandbox) => await sandbox.stop())));
-
-/** Runs Start → Prospecting in a workflow with this credential. */
-async function runWorkflow(parameters: INode['parameters'], credential: { baseUrl: string; apiKey: string } & Record<string, string | number>, inputItems?: IDataObject[]) {
-	const node = prospectingNamed('Prospecting', parameters);
-	const result = await executeWorkflow(inLine(startNode, node), { credentials: { prospectingApi: credential }, inputItems });
-	return Object.assign(result, { items: result.error ? [] : result.output('Prospecting') });
-}
 
 /** A service that answers from a script, one answer per request (the last one repeats), noting when each came. */
 async function scriptedService(script: Array<(now: number) => { status: number; headers?: Record<string, string> }>) {
@@ -105,17 +98,11 @@ it('2. in a workflow, a refused write keeps its place at the head of the queue: 
 	const sandbox = await sandboxWith({});
 	sandbox.control.injectFault({ kind: 'latency', ms: 1200 });
 	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 1 });
-	const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, writesPerWindow: 100 };
+	const formPost = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, writesPerWindow: 100, mode: 'webhook' } as const;
 	const runs = await Promise.all(
 		Array.from({ length: 9 }, async (_, index) => {
-			const create = prospectingNamed('Lead Create', {
-				resource: 'lead',
-				operation: 'create',
-				name: `Pessoa ${index}`,
-				email: `fila.${index}@example.com`,
-				options: { maxRateLimitWait: 2 },
-			});
-			return await executeWorkflow(inLine(formPost, create), { credentials: { prospectingApi: credential }, mode: 'webhook' });
+			const create = { resource: 'lead', operation: 'create', name: `Pessoa ${index}`, email: `fila.${index}@example.com`, options: { maxRateLimitWait: 2 } };
+			return await runNode(create, formPost);
 		}),
 	);
 	expect(runs.map((run) => run.error?.message).filter(Boolean)).toEqual([]);
@@ -126,16 +113,10 @@ it('2. a refused write goes again before the writes that queued behind it while 
 	const sandbox = await sandboxWith({ rateHeaders: 'on-429' });
 	sandbox.control.injectFault({ kind: 'rate-limit', count: 1, retryAfterSeconds: 1 });
 	// One write a second: the three start at once, one goes, and the other two queue while its answer (the 429) comes.
-	const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, writesPerWindow: 1, rateLimitWindowSeconds: 1 };
+	const formPost = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, writesPerWindow: 1, rateLimitWindowSeconds: 1, mode: 'webhook' } as const;
 	const names = ['primeira', 'segunda', 'terceira'];
 	const runs = await Promise.all(
-		names.map(
-			async (name) =>
-				await executeWorkflow(
-					inLine(formPost, prospectingNamed('Lead Create', { resource: 'lead', operation: 'create', name, email: `${name}@example.com`, options: { maxRateLimitWait: 10 } })),
-					{ credentials: { prospectingApi: credential }, mode: 'webhook' },
-				),
-		),
+		names.map(async (name) => await runNode({ resource: 'lead', operation: 'create', name, email: `${name}@example.com`, options: { maxRateLimitWait: 10 } }, formPost)),
 	);
 	expect(runs.map((run) => run.error?.message).filter(Boolean)).toEqual([]);
 	expect(sandbox.control.requests().map((request) => request.status)).toEqual([429, 201, 201, 201]);
@@ -149,7 +130,7 @@ it('2. a refused write goes again before the writes that queued behind it while 
 it('Max Rate Limit Wait: as a tool, a call that a spent window would hold longer fails at once, saying when it could go', async () => {
 	const service = await scriptedService([(now) => ({ status: 200, headers: { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Math.ceil(now / 1000) + 30) } })]);
 	try {
-		expect((await runWorkflow(listFields, { baseUrl: service.url, apiKey: service.apiKey })).error).toBeUndefined();
+		expect((await runNode(listFields, { baseUrl: service.url, apiKey: service.apiKey })).error).toBeUndefined();
 		const tool = await runToolForm(service, { ...listFields, options: { maxRateLimitWait: 1 } });
 		expect(String(tool.items[0]?.json.error)).toMatch(
 			/The rate limit of this key lets this call go in \d+(\.\d)? s at the earliest, more than the 1 s left of the maximum, so it was not sent\./,
@@ -165,8 +146,8 @@ it('Max Rate Limit Wait: in a workflow, a call whose window is spent waits for i
 	try {
 		const credential = { baseUrl: service.url, apiKey: service.apiKey };
 		await onControlledClock(async () => {
-			expect((await runWorkflow(listFields, credential)).error).toBeUndefined();
-			expect((await runWorkflow({ ...listFields, options: { maxRateLimitWait: 1 } }, credential)).error).toBeUndefined();
+			expect((await runNode(listFields, credential)).error).toBeUndefined();
+			expect((await runNode({ ...listFields, options: { maxRateLimitWait: 1 } }, credential)).error).toBeUndefined();
 		});
 		expect(service.at[1] - service.at[0]).toBeGreaterThanOrEqual(29_000);
 	} finally {
@@ -193,7 +174,7 @@ it("4. a Retry-After date is read against the answer's Date: a service 5 s behin
 		() => ({ status: 200 }),
 	]);
 	try {
-		const run = await runWorkflow(listFields, { baseUrl: service.url, apiKey: service.apiKey });
+		const run = await runNode(listFields, { baseUrl: service.url, apiKey: service.apiKey });
 		expect(run.error).toBeUndefined();
 		expect(service.at).toHaveLength(2);
 		expect(service.at[1] - service.at[0]).toBeGreaterThanOrEqual(2900);
@@ -206,7 +187,7 @@ it('5. with Rate Limit Window 0, a 429 without Retry-After or reset holds the ke
 	const service = await scriptedService([() => ({ status: 429 }), () => ({ status: 200 })]);
 	try {
 		const { result: run } = await onControlledClock(
-			async () => await runWorkflow(listFields, { baseUrl: service.url, apiKey: service.apiKey, rateLimitWindowSeconds: 0 }),
+			async () => await runNode(listFields, { baseUrl: service.url, apiKey: service.apiKey, rateLimitWindowSeconds: 0 }),
 		);
 		expect(run.error).toBeUndefined();
 		expect(service.at[1] - service.at[0]).toBeGreaterThanOrEqual(60_000);
@@ -221,7 +202,7 @@ it('6. an X-RateLimit-Reset of "60000" that no unit places within a window is no
 		() => ({ status: 200 }),
 	]);
 	try {
-		const { result: run } = await onControlledClock(async () => await runWorkflow(listFields, { baseUrl: service.url, apiKey: service.apiKey }));
+		const { result: run } = await onControlledClock(async () => await runNode(listFields, { baseUrl: service.url, apiKey: service.apiKey }));
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(1);
 		expect(service.at[1] - service.at[0]).toBeGreaterThanOrEqual(60_000);
@@ -235,9 +216,9 @@ it("7. a change of the credential's limits applies from the next call, under ste
 	const sandbox = await sandboxWith({ rateHeaders: 'on-429', dataset: { customFields: 1 } });
 	const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, readsPerWindow: 1 };
 	const { elapsedMs } = await onControlledClock(async () => {
-		expect((await runWorkflow(listFields, credential)).error).toBeUndefined();
+		expect((await runNode(listFields, credential)).error).toBeUndefined();
 		// The window's one read is spent; the credential now allows ten.
-		expect((await runWorkflow(listFields, { ...credential, readsPerWindow: 10 })).error).toBeUndefined();
+		expect((await runNode(listFields, { ...credential, readsPerWindow: 10 })).error).toBeUndefined();
 	});
 	expect(elapsedMs).toBeLessThan(5000);
 	expect(sandbox.control.requests().map((request) => request.status)).toEqual([200, 200]);
@@ -247,7 +228,7 @@ it("8. a service clock 5 s ahead is read against the answer's Date: a walk acros
 	const sandbox = await sandboxWith({ windowSeconds: 1, readLimit: 2, clockOffsetMs: 5000, rateLimitResetFormat: 'epoch-ms', dataset: { leads: 6 } });
 	const { result: run, elapsedMs } = await onControlledClock(
 		async () =>
-			await runWorkflow({ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } }, {
+			await runNode({ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } }, {
 				baseUrl: sandbox.url,
 				apiKey: sandbox.apiKey,
 				// Window 0: the resets alone tell where windows end.
@@ -267,7 +248,7 @@ it('9. a key that keeps refusing is tried one call at a time: six executions sen
 	sandbox.control.injectFault({ kind: 'rate-limit', count: 1000, retryAfterSeconds: 1 });
 	const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
 	const { result: runs } = await onControlledClock(
-		async () => await Promise.all(Array.from({ length: 6 }, async () => await runWorkflow({ ...listFields, options: { maxRateLimitWait: 7 } }, credential))),
+		async () => await Promise.all(Array.from({ length: 6 }, async () => await runNode({ ...listFields, options: { maxRateLimitWait: 7 } }, credential))),
 	);
 	expect(runs.every((run) => /Rate limit still reached/.test(String(run.error?.message)))).toBe(true);
 	// Six at once, six again after the first 1 s hold, then one a second; one request a second per execution would be 42.
@@ -282,10 +263,10 @@ describe('the defects of a review, tried as users would (issue 56)', () => {
 		const slow = { baseUrl: sandbox.url, apiKey: 'a'.repeat(40), readsPerWindow: 1, rateLimitWindowSeconds: 60 };
 		const fast = { baseUrl: sandbox.url, apiKey: 'b'.repeat(40), readsPerWindow: 1, rateLimitWindowSeconds: 1 };
 		await onControlledClock(async () => {
-			expect((await runWorkflow(listFields, slow)).error).toBeUndefined();
+			expect((await runNode(listFields, slow)).error).toBeUndefined();
 			await new Promise((resolve) => setTimeout(resolve, 3100));
-			expect((await runWorkflow(listFields, fast)).error).toBeUndefined();
-			expect((await runWorkflow(listFields, slow)).error).toBeUndefined();
+			expect((await runNode(listFields, fast)).error).toBeUndefined();
+			expect((await runNode(listFields, slow)).error).toBeUndefined();
 		});
 		expect(statuses(sandbox)).toEqual([200, 200, 200]);
 		const [first, , again] = sandbox.control.requests();
@@ -299,8 +280,8 @@ describe('the defects of a review, tried as users would (issue 56)', () => {
 			// 50 s into one of the service's windows, which are aligned to the clock.
 			await new Promise((resolve) => setTimeout(resolve, 60_000 - (Date.now() % 60_000) + 50_000));
 			// Seconds From Now puts the service's epoch milliseconds thousands of years ahead.
-			expect((await runWorkflow(listFields, { ...credential, rateLimitResetUnit: 'secondsFromNow' })).error).toBeUndefined();
-			for (let run = 0; run < 2; run++) expect((await runWorkflow(listFields, { ...credential, rateLimitResetUnit: 'auto' })).error).toBeUndefined();
+			expect((await runNode(listFields, { ...credential, rateLimitResetUnit: 'secondsFromNow' })).error).toBeUndefined();
+			for (let run = 0; run < 2; run++) expect((await runNode(listFields, { ...credential, rateLimitResetUnit: 'auto' })).error).toBeUndefined();
 		});
 		const [first, , last] = sandbox.control.requests();
 		expect(statuses(sandbox)).toEqual([200, 200, 200]);
@@ -309,8 +290,8 @@ describe('the defects of a review, tried as users would (issue 56)', () => {
 
 	it('N3. an explicit X-RateLimit-Reset Unit that puts the reset in 1970 does not unpace the calls: ten pages at three a window draw no 429', async () => {
 		const sandbox = await sandboxWith({ windowSeconds: 1, readLimit: 3, rateLimitResetFormat: 'delta-seconds', dataset: { leads: 10 } });
-		const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, readsPerWindow: 3, rateLimitWindowSeconds: 1, rateLimitResetUnit: 'epochSeconds' };
-		const { result: run } = await onControlledClock(async () => await runWorkflow({ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } }, credential));
+		const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, readsPerWindow: 3, rateLimitWindowSeconds: 1, rateLimitResetUnit: 'epochSeconds' } as const;
+		const { result: run } = await onControlledClock(async () => await runNode({ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1 } }, credential));
 		expect(run.items).toHaveLength(10);
 		expect(statuses(sandbox).filter((status) => status === 429)).toEqual([]);
 	});
@@ -318,7 +299,7 @@ describe('the defects of a review, tried as users would (issue 56)', () => {
 	it('N4. a Retry-After of 60000 (milliseconds sent as seconds) does not hold the key for hours: the call goes again within a window', async () => {
 		const service = await scriptedService([() => ({ status: 429, headers: { 'Retry-After': '60000' } }), () => ({ status: 200 })]);
 		try {
-			const { result: run } = await onControlledClock(async () => await runWorkflow(listFields, { baseUrl: service.url, apiKey: service.apiKey }));
+			const { result: run } = await onControlledClock(async () => await runNode(listFields, { baseUrl: service.url, apiKey: service.apiKey }));
 			expect(run.error?.message).toBeUndefined();
 			expect(service.at[1] - service.at[0]).toBeLessThanOrEqual(61_000);
 		} finally {
@@ -331,7 +312,7 @@ describe('the defects of a review, tried as users would (issue 56)', () => {
 		const port = new URL(sandbox.url).port;
 		const credentials = [`http://127.0.0.1:${port}`, `http://localhost:${port}`].map((baseUrl) => ({ baseUrl, apiKey: sandbox.apiKey, readsPerWindow: 2 }));
 		await onControlledClock(async () => {
-			for (const credential of [...credentials, ...credentials]) expect((await runWorkflow(listFields, credential)).error).toBeUndefined();
+			for (const credential of [...credentials, ...credentials]) expect((await runNode(listFields, credential)).error).toBeUndefined();
 		});
 		expect(statuses(sandbox)).toEqual([200, 200, 200, 200]);
 	});
@@ -349,8 +330,8 @@ describe('the defects of a review, tried as users would (issue 56)', () => {
 		const sandbox = await sandboxWith({ dataset: { customFields: 1 } });
 		const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, readsPerWindow: 10 };
 		const { elapsedMs } = await onControlledClock(async () => {
-			expect((await runWorkflow(listFields, credential)).error).toBeUndefined();
-			expect((await runWorkflow(listFields, { ...credential, readsPerWindow: 1 })).error).toBeUndefined();
+			expect((await runNode(listFields, credential)).error).toBeUndefined();
+			expect((await runNode(listFields, { ...credential, readsPerWindow: 1 })).error).toBeUndefined();
 		});
 		expect(elapsedMs).toBeGreaterThanOrEqual(59_000);
 		expect(statuses(sandbox)).toEqual([200, 200]);

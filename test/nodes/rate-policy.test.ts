@@ -26,6 +26,7 @@ import {
 	type RateSettings,
 } from '../../nodes/Prospecting/transport/rateRules';
 import { onControlledClock } from '../../dev/harness/clock';
+import { expectCancelledCallLeaves } from './rate-queue';
 
 const T = Date.parse('2026-11-27T10:00:00.000Z');
 const settings = (more: Partial<RateSettings> = {}): RateSettings => ({ limit: 3, windowMs: 60_000, processes: 1, resetUnit: 'auto', ...more });
@@ -404,14 +405,7 @@ describe('rule 10: order and Stop', () => {
 	it('when its execution is cancelled, leaves at once and is never sent, and the call behind it goes', async () => {
 		const one = settings({ limit: 1, windowMs: 0 });
 		const budget = new RateBudget();
-		const ahead = await budget.acquire(one, workflow());
-		const abort = new AbortController();
-		const cancelled = budget.acquire(one, workflow(), abort.signal);
-		const behind = budget.acquire(one, workflow());
-		abort.abort();
-		await expect(cancelled).rejects.toThrow();
-		budget.settle(ahead, { status: 200 }, one);
-		await expect(behind).resolves.toHaveProperty('at');
+		await expectCancelledCallLeaves(budget, one, workflow);
 		const stopped = new AbortController();
 		stopped.abort();
 		await expect(budget.acquire(one, workflow(), stopped.signal)).rejects.toThrow();

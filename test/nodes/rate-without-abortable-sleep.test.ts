@@ -7,6 +7,7 @@ import { Deadline } from '../../nodes/Prospecting/transport/deadline';
 import { leaveIfCancelled, pause } from '../../nodes/Prospecting/transport/pause';
 import { RateBudget } from '../../nodes/Prospecting/transport/rateBudget';
 import type { RateSettings } from '../../nodes/Prospecting/transport/rateRules';
+import { expectCancelledCallLeaves } from './rate-queue';
 
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleepWithAbort: undefined }));
 
@@ -14,15 +15,7 @@ const one: RateSettings = { limit: 1, windowMs: 0, processes: 1, resetUnit: 'aut
 const workflow = () => new Deadline(300_000);
 
 it('on an n8n without an abortable sleep, a call waiting for an answer goes when it comes, and a cancelled one leaves at once', async () => {
-	const budget = new RateBudget();
-	const ahead = await budget.acquire(one, workflow());
-	const abort = new AbortController();
-	const cancelled = budget.acquire(one, workflow(), abort.signal);
-	const behind = budget.acquire(one, workflow());
-	abort.abort();
-	await expect(cancelled).rejects.toThrow('The execution was cancelled');
-	budget.settle(ahead, { status: 200 }, one);
-	await expect(behind).resolves.toHaveProperty('at');
+	await expectCancelledCallLeaves(new RateBudget(), one, workflow, 'The execution was cancelled');
 });
 
 it('on an n8n without an abortable sleep, a thousand calls waiting out a hold all go, one at a time as each is answered', async () => {

@@ -5,12 +5,12 @@
  * outcome is unknown is never reported as done, nor sent again in the same execution.
  */
 import { outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
-import { jsonOf, runNode } from './support';
+import { descriptionOf, jsonOf, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
+import { existingLead } from '../support/service';
 
 const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 3, routines: 3 } });
 
-const description = (error: unknown) => String((error as { description?: unknown })?.description ?? '');
 const adds = (routineId?: string) =>
 	sandbox.control
 		.requests()
@@ -18,14 +18,7 @@ const adds = (routineId?: string) =>
 		.filter((request) => routineId === undefined || request.path.includes(`/routines/${routineId}/`));
 
 /** A lead in no routine yet (every seeded lead is in every routine). */
-async function newLead(email: string): Promise<string> {
-	const response = await fetch(`${sandbox.url}/api/v1/leads?apiKey=${encodeURIComponent(sandbox.apiKey)}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ name: 'Nova', emails: [{ value: email, label: 'work' }] }),
-	});
-	return ((await response.json()) as { id: string }).id;
-}
+const newLead = async (email: string) => await existingLead(sandbox, { name: 'Nova', emails: [{ value: email, label: 'work' }] });
 
 const inRoutine = (leadId: string, routineId: string) =>
 	sandbox.control.leads().find((lead) => lead.id === leadId)!.routineIds.includes(routineId);
@@ -48,7 +41,7 @@ it.each([500, 503] as const)(
 		expect(run.items).toHaveLength(0);
 		expect(run.error?.message).not.toMatch(/failed to process/);
 		expect(outcomeOf(run.error)).toBe('unknown');
-		expect(description(run.error)).toMatch(/The lead may have been added \(or may still be added by a slow service\)/);
+		expect(descriptionOf(run.error)).toMatch(/The lead may have been added \(or may still be added by a slow service\)/);
 		expect(inRoutine(leadId, routineId)).toBe(true);
 		expect(adds()).toHaveLength(1);
 	},
@@ -100,7 +93,7 @@ it('Retry On Fail: a lead added in the first try is not added again, and one who
 	expect(run.error?.message).toBe(
 		`Lead ${leads[1]} may have been added to the routine: an earlier try of this node sent it and its answer was lost`,
 	);
-	expect(description(run.error)).toMatch(/It was not sent again, as a second add may start prospecting the same person twice/);
+	expect(descriptionOf(run.error)).toMatch(/It was not sent again, as a second add may start prospecting the same person twice/);
 	expect(outcomeOf(run.error)).toBe('unknown');
 	expect(adds(first)).toHaveLength(1);
 	expect(adds(second)).toHaveLength(1);
@@ -152,7 +145,7 @@ it('a routine that does not exist: the item fails naming the routine as typed, w
 	const run = await runNode(addLead, { ...connection, inputItems: [{ routineId: '  rt_nao_existe  ', leadId }] });
 	expect(run.error?.message).toContain('Routine "rt_nao_existe"');
 	expect(outcomeOf(run.error)).toBe('refused');
-	expect(description(run.error)).not.toMatch(/may have been added/);
+	expect(descriptionOf(run.error)).not.toMatch(/may have been added/);
 });
 
 it.each([

@@ -17,7 +17,7 @@ import { errorFromNetwork } from '../../nodes/Prospecting/helpers/networkError';
 import { isOutcomeUnknown, outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
 import { errorFromStatus } from '../../nodes/Prospecting/helpers/statusError';
 import { PROSPECTING_NODE_TYPE } from '../../dev/harness';
-import { expectNoSecret, runNode } from './support';
+import { descriptionOf, expectNoSecret, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
 
 const ANSWER_TIMEOUT_SECONDS = 1;
@@ -32,8 +32,6 @@ const { sandbox, connection } = useSandbox({ readLimit: 100_000, writeLimit: 100
 const leadsWithEmail = (email: string) =>
 	sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));
 const methods = () => sandbox.control.requests().map((request) => request.method);
-const description = (error: unknown) =>
-	String((error as { description?: unknown } | undefined)?.description ?? '');
 const wait = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
 const createLead = (email: string, options: Record<string, unknown> = {}) => ({
@@ -130,10 +128,10 @@ describe('Lead Create, defaults', () => {
 		expect(run.error?.message).toBe(
 			'The lead for busca.falhou@example.com may exist: the outcome of its create is unknown, and it was not sent again',
 		);
-		expect(description(run.error)).toMatch(
+		expect(descriptionOf(run.error)).toMatch(
 			/^1 search over 0 s \(GET \/leads\?search=busca\.falhou@example\.com\): every one failed \(The service failed to process the request \(503\) after 5 attempts\), so whether the lead exists is not known\.$/m,
 		);
-		expect(description(run.error)).not.toMatch(/safe to run/);
+		expect(descriptionOf(run.error)).not.toMatch(/safe to run/);
 		expect(methods().filter((method) => method === 'POST')).toHaveLength(1);
 	}, 20_000);
 

@@ -21,6 +21,10 @@ export interface RunOptions {
 	/** The credential's Reads per Window and Writes per Window; left out as in a credential saved without them. */
 	readsPerWindow?: number;
 	writesPerWindow?: number;
+	/** The credential's X-RateLimit-Reset Unit; left out as in a credential saved without it. */
+	rateLimitResetUnit?: 'auto' | 'epochSeconds' | 'epochMs' | 'secondsFromNow';
+	/** No credential given to the run, as when the node's credential was deleted or never set. */
+	withoutCredential?: boolean;
 	/**
 	 * The credential's Writes in Manual Runs; 'send' unless given. 'n8n default': left out, as in a credential saved
 	 * before the setting existed, so n8n applies the credential type's default.
@@ -54,14 +58,13 @@ export async function runNode(parameters: INode['parameters'], options: RunOptio
 		...(continueOnFail ? { onError: continueOnFail === 'errorOutput' ? 'continueErrorOutput' : 'continueRegularOutput' } : {}),
 		...(maxTries !== undefined && maxTries > 1 ? { retryOnFail: true, maxTries, waitBetweenTries: options.waitBetweenTries ?? 1 } : {}),
 	};
-	const { baseUrl, apiKey, rateLimitWindowSeconds, readsPerWindow, writesPerWindow, stop } = options;
-	const settings = { rateLimitWindowSeconds, readsPerWindow, writesPerWindow, manualWrites: manualWrites === 'n8n default' ? undefined : manualWrites };
+	const { baseUrl, apiKey, rateLimitWindowSeconds, readsPerWindow, writesPerWindow, rateLimitResetUnit, stop } = options;
+	const settings = { rateLimitWindowSeconds, readsPerWindow, writesPerWindow, rateLimitResetUnit, manualWrites: manualWrites === 'n8n default' ? undefined : manualWrites };
+	const credential = { baseUrl, apiKey, ...Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) };
 	const stopping = new AbortController();
 	const signal = stop instanceof AbortSignal ? stop : stopping.signal;
 	const running = executeWorkflow(inLine(startNode, node), {
-		credentials: {
-			prospectingApi: { baseUrl, apiKey, ...Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) },
-		},
+		credentials: options.withoutCredential ? {} : { prospectingApi: credential },
 		credentialDefaults: manualWrites === 'n8n default',
 		inputItems: options.inputItems,
 		mode: options.mode,
@@ -145,6 +148,9 @@ export function expectNoSecret(run: WorkflowRunResult, secret: string): void {
 		expect(text.includes(form)).toBe(false);
 	}
 }
+
+/** The description of an error (what n8n shows under its message); empty when it has none. */
+export const descriptionOf = (error: unknown): string => String((error as { description?: unknown } | undefined)?.description ?? '');
 
 export function jsonOf(items: INodeExecutionData[]): IDataObject[] {
 	return items.map((item) => item.json);

@@ -1,19 +1,19 @@
 /**
- * Webhook Create and Webhook Delete under the faults of a write: a 5xx after the commit, a proxy's 200 page, n8n's
- * Retry On Fail (the node runs again in the same execution) and a retried execution (Retry from the executions
- * list). A webhook is never created twice by one item: a second one would double every delivery, and the secret of
- * the first cannot be read again.
+ * Webhook Create and Webhook Delete: the address Webhook Create takes, and both under the faults of a write: a lost
+ * answer and the list read after it, a 5xx after the commit, a proxy's 200 page, n8n's Retry On Fail (the node runs
+ * again in the same execution) and a retried execution (Retry from the executions list). A webhook is never created
+ * twice by one item: a second one would double every delivery, and the secret of the first cannot be read again.
  */
 import { outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
-import { expectNoSecret, jsonOf, runNode } from './support';
+import { descriptionOf, expectNoSecret, jsonOf, NODE_NAME, runNode } from './support';
 import { useSandbox } from '../support/sandbox';
+import { existingWebhook } from '../support/service';
+import { faultsAfter } from '../support/service-faults';
 
-/** Called with each request the sandbox answers, as it answers it. */
-let onRequest: ((line: string) => void) | undefined;
-const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 3, routines: 1 }, log: (line) => onRequest?.(line) });
-afterEach(() => (onRequest = undefined));
+const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 3, routines: 1 } });
+const isDelete = ({ method }: { method: string }) => method === 'DELETE';
+const isListRead = ({ method, path }: { method: string; path: string }) => method === 'GET' && path.startsWith('/api/v1/webhooks');
 
-const description = (error: unknown) => String((error as { description?: unknown })?.description ?? '');
 const requests = (method: string) => sandbox.control.requests().filter((request) => request.method === method);
 
 const createWebhook = {
@@ -24,27 +24,17 @@ const createWebhook = {
 	events: ['prospection.won'],
 };
 
-/** A webhook the user already has, created outside this run. */
-async function existingWebhook(name = createWebhook.name, url = createWebhook.url): Promise<string> {
-	const response = await fetch(`${sandbox.url}/api/v1/webhooks?apiKey=${encodeURIComponent(sandbox.apiKey)}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ name, url, events: ['prospection.won'] }),
-	});
-	return ((await response.json()) as { id: string }).id;
-}
-
 describe('Webhook Create', () => {
 	it('a lost answer while the user has a webhook with the same name and URL: only the new one is named to delete', async () => {
-		const older = await existingWebhook();
+		const older = await existingWebhook(sandbox, createWebhook);
 		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
 		const run = await runNode(createWebhook, connection);
 		const created = sandbox.control.webhooks().find((webhook) => webhook.id !== older)!;
 		expect(sandbox.control.webhooks()).toHaveLength(2);
 		expect(requests('POST')).toHaveLength(2);
-		expect(description(run.error)).toContain(`The webhook was created (id ${created.id})`);
-		expect(description(run.error)).toContain(`Webhook ${older} with this name and URL existed before this item was sent and is not the one it created`);
-		expect(description(run.error)).not.toContain(`(id ${older})`);
+		expect(descriptionOf(run.error)).toContain(`The webhook was created (id ${created.id})`);
+		expect(descriptionOf(run.error)).toContain(`Webhook ${older} with this name and URL existed before this item was sent and is not the one it created`);
+		expect(descriptionOf(run.error)).not.toContain(`(id ${older})`);
 		expect(outcomeOf(run.error)).toBe('unknown');
 		expectNoSecret(run, created.secret);
 	});
@@ -58,7 +48,7 @@ describe('Webhook Create', () => {
 			expect(run.items).toHaveLength(0);
 			expect(run.error?.message).not.toMatch(/failed to process/);
 			expect(outcomeOf(run.error)).toBe('unknown');
-			expect(description(run.error)).toContain(`The webhook was created (id ${webhook.id})`);
+			expect(descriptionOf(run.error)).toContain(`The webhook was created (id ${webhook.id})`);
 			expect(requests('POST')).toHaveLength(1);
 			expectNoSecret(run, webhook.secret);
 		},
@@ -69,7 +59,7 @@ describe('Webhook Create', () => {
 		const run = await runNode(createWebhook, connection);
 		expect(sandbox.control.webhooks()).toHaveLength(0);
 		expect(outcomeOf(run.error)).toBe('unknown');
-		expect(description(run.error)).toMatch(/No new webhook with this name and URL is listed yet, but the service may still create it/);
+		expect(descriptionOf(run.error)).toMatch(/No new webhook with this name and URL is listed yet, but the service may still create it/);
 		expect(requests('POST')).toHaveLength(1);
 	});
 
@@ -91,7 +81,7 @@ describe('Webhook Create', () => {
 		const [webhook] = sandbox.control.webhooks();
 		expect(run.items).toHaveLength(0);
 		expect(outcomeOf(run.error)).toBe('unknown');
-		expect(description(run.error)).toContain(`The webhook was created (id ${webhook.id})`);
+		expect(descriptionOf(run.error)).toContain(`The webhook was created (id ${webhook.id})`);
 		expect(requests('POST')).toHaveLength(1);
 	});
 
@@ -142,12 +132,12 @@ describe('Webhook Create', () => {
 	});
 
 	it('in a retried execution, a webhook with the same name and URL is already listed: the item fails naming it, and nothing is created', async () => {
-		const older = await existingWebhook();
+		const older = await existingWebhook(sandbox, createWebhook);
 		const run = await runNode(createWebhook, { ...connection, mode: 'retry' });
 		expect(run.error?.message).toBe(
 			`A webhook named "Vendas" for "https://example.com/vendas" already exists (id ${older}): not created again`,
 		);
-		expect(description(run.error)).toMatch(/secret of the existing webhook was shown only when it was created and cannot be read again/);
+		expect(descriptionOf(run.error)).toMatch(/secret of the existing webhook was shown only when it was created and cannot be read again/);
 		expect(outcomeOf(run.error)).toBe('notSent');
 		expect(requests('POST')).toHaveLength(1);
 		expect(sandbox.control.webhooks()).toHaveLength(1);
@@ -155,8 +145,8 @@ describe('Webhook Create', () => {
 
 	it('in a retried execution with no such webhook listed: the webhook is created once', async () => {
 		// The same URL under another name, and the same name for another URL, are other webhooks.
-		await existingWebhook('Outro', createWebhook.url);
-		await existingWebhook(createWebhook.name, 'https://example.com/outro');
+		await existingWebhook(sandbox, { name: 'Outro', url: createWebhook.url });
+		await existingWebhook(sandbox, { name: createWebhook.name, url: 'https://example.com/outro' });
 		const run = await runNode(createWebhook, { ...connection, mode: 'retry' });
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ name: 'Vendas', url: 'https://example.com/vendas' });
@@ -167,7 +157,7 @@ describe('Webhook Create', () => {
 		sandbox.control.injectFault({ kind: 'status', status: 503, count: 5, methods: ['GET'] });
 		const run = await runNode(createWebhook, { ...connection, mode: 'retry' });
 		expect(outcomeOf(run.error)).toBe('notSent');
-		expect(description(run.error)).toMatch(/The webhook was not created: this is a retried execution, which checks for the webhook first, and the list of webhooks \(GET \/webhooks\) could not be read/);
+		expect(descriptionOf(run.error)).toMatch(/The webhook was not created: this is a retried execution, which checks for the webhook first, and the list of webhooks \(GET \/webhooks\) could not be read/);
 		expect(requests('POST')).toHaveLength(0);
 	});
 
@@ -176,7 +166,102 @@ describe('Webhook Create', () => {
 		const run = await runNode(createWebhook, connection);
 		expect(requests('POST')).toHaveLength(0);
 		expect(outcomeOf(run.error)).toBe('notSent');
-		expect(description(run.error)).toMatch(/The webhook was not created: it is checked against the list before sending, and the list of webhooks \(GET \/webhooks\) could not be read/);
+		expect(descriptionOf(run.error)).toMatch(/The webhook was not created: it is checked against the list before sending, and the list of webhooks \(GET \/webhooks\) could not be read/);
+	});
+});
+
+describe('Webhook Create, the address it is given', () => {
+	it('a plain http:// address is taken, and the webhook created for it', async () => {
+		const run = await runNode({ ...createWebhook, url: 'http://example.com/vendas' }, connection);
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({ name: 'Vendas', url: 'http://example.com/vendas' });
+		expect(sandbox.control.webhooks().map((webhook) => webhook.url)).toEqual(['http://example.com/vendas']);
+	});
+
+	it.each(['ftp://example.com/vendas', 'example.com/vendas'])('"%s" is refused before anything is sent', async (url) => {
+		const run = await runNode({ ...createWebhook, url }, connection);
+		expect(run.error?.message).toBe(`url: "${url}" is not an http:// or https:// address (item 0)`);
+		expect(outcomeOf(run.error)).toBe('notSent');
+		expect(sandbox.control.requests()).toEqual([]);
+	});
+
+	it('a long refused address is quoted by its first 120 characters', async () => {
+		const url = `ftp://example.com/${'caminho/'.repeat(40)}`;
+		const run = await runNode({ ...createWebhook, url }, connection);
+		expect(run.error?.message).toBe(`url: "${url.slice(0, 120)}" is not an http:// or https:// address (item 0)`);
+	});
+});
+
+describe('Webhook Create, a lost answer and the list read after it', () => {
+	it('the list cannot be read after the lost answer: the item says whether the webhook was created is not known', async () => {
+		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
+		// The list read before sending is answered; the one read after the lost answer is moved elsewhere by a proxy.
+		faultsAfter(
+			sandbox.control,
+			({ method, path }) => method === 'POST' && path === '/api/v1/webhooks',
+			({ method }) => method === 'GET',
+			{ kind: 'redirect', status: 301, location: 'https://novo.example.com/api/v1/webhooks', count: 1 },
+		);
+		const run = await runNode(createWebhook, connection);
+		expect(outcomeOf(run.error)).toBe('unknown');
+		expect(descriptionOf(run.error)).toMatch(
+			/The webhook list could not be read \(GET \/webhooks was redirected \(301\).*\), so whether the webhook was created is not known\. Check with Webhook → Get Many before running this item again: a second webhook would double every delivery\./,
+		);
+		expect(requests('POST')).toHaveLength(1);
+		expect(sandbox.control.webhooks()).toHaveLength(1);
+	});
+
+	it('two new webhooks with the name and URL are listed after the lost answer: both are named, one of them being this item\'s', async () => {
+		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
+		// Two items with the same name and URL: the first's answer is lost, the second's webhook is created. n8n runs
+		// the node again (the first item's error item asks for it), and the first item's list then shows both.
+		const run = await runNode(createWebhook, { ...connection, maxTries: 3, continueOnFail: true, inputItems: [{}, {}] });
+		const items = jsonOf(run.items);
+		const [lost, created] = sandbox.control.webhooks();
+		expect(requests('POST')).toHaveLength(2);
+		expect(items[1]).toMatchObject({ id: created.id, name: 'Vendas' });
+		expect(String(items[0].description)).toContain(
+			`Webhooks ${lost.id}, ${created.id} with this name and URL were created since this item was sent (another workflow may create them too); one of them is this item's, and its secret cannot be read again. Check with Webhook → Get Many.`,
+		);
+	});
+
+	it('a lost answer where a webhook with the name and URL was there before: the new one is named, the older one kept', async () => {
+		const older = await existingWebhook(sandbox, createWebhook);
+		sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'] });
+		const run = await runNode(createWebhook, connection);
+		const created = sandbox.control.webhooks().find((webhook) => webhook.id !== older)!;
+		expect(descriptionOf(run.error)).toContain(
+			`The webhook was created (id ${created.id}), but its secret was in the lost answer and cannot be read again. Delete it and create it once more. Webhook ${older} with this name and URL existed before this item was sent and is not the one it created: keep it.`,
+		);
+	});
+});
+
+describe('Webhook Create, what it sends and what it says', () => {
+	it('an event chosen in the list and typed again among the others is sent once (the request a dry run shows)', async () => {
+		const run = await runNode(
+			{ ...createWebhook, additionalFields: { otherEvents: 'prospection.lost, prospection.won' } },
+			{ ...connection, manualWrites: 'dryRun', mode: 'manual' },
+		);
+		expect(run.output(NODE_NAME).map((item) => (item.json.request as { body: unknown }).body)).toEqual([
+			{ name: 'Vendas', url: 'https://example.com/vendas', events: ['prospection.won', 'prospection.lost'] },
+		]);
+		expect(sandbox.control.webhooks()).toEqual([]);
+	});
+
+	it('a refusal of the create is told as it is, without what a lost answer would say', async () => {
+		// A refusal any service can give (a redirect is never followed); a 4xx is told the same way.
+		sandbox.control.injectFault({ kind: 'redirect', status: 301, location: 'https://novo.example.com/api/v1/webhooks', count: 1, methods: ['POST'] });
+		const run = await runNode(createWebhook, connection);
+		expect(outcomeOf(run.error)).toBe('refused');
+		expect(descriptionOf(run.error)).not.toMatch(/lost|created since|listed yet/);
+		expect(requests('GET')).toHaveLength(1);
+	});
+
+	it('in a retried execution, every webhook already there with the name and URL is named, and none is created', async () => {
+		const ids = [await existingWebhook(sandbox, createWebhook), await existingWebhook(sandbox, createWebhook)];
+		const run = await runNode(createWebhook, { ...connection, mode: 'retry' });
+		expect(run.error?.message).toBe(`A webhook named "Vendas" for "https://example.com/vendas" already exists (id ${ids.join(', ')}): not created again`);
+		expect(sandbox.control.webhooks()).toHaveLength(2);
 	});
 });
 
@@ -184,7 +269,7 @@ describe('Webhook Delete', () => {
 	/** Webhooks of the account, created outside the run. */
 	const webhooks = async (count: number) => {
 		const ids: string[] = [];
-		for (let index = 0; index < count; index++) ids.push(await existingWebhook(`Hook ${index}`, `https://example.com/${index}`));
+		for (let index = 0; index < count; index++) ids.push(await existingWebhook(sandbox, { name: `Hook ${index}`, url: `https://example.com/${index}` }));
 		return ids;
 	};
 	const deletes = (id?: string) => requests('DELETE').filter((request) => id === undefined || request.path.endsWith(`/${id}`));
@@ -204,19 +289,21 @@ describe('Webhook Delete', () => {
 
 	it('the first delete lost (503 before the commit), the second refused: unknown, as the first may still apply, so Retry On Fail sends neither again', async () => {
 		const [id] = await webhooks(1);
-		sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['DELETE'] });
-		onRequest = (line) => {
-			if (line.startsWith('DELETE')) sandbox.control.injectFault({ kind: 'redirect', status: 301, location: 'https://novo.example.com/api/v1/webhooks', count: 1, methods: ['DELETE'] });
+		// The first delete is answered 503; the one sent after it, a redirect.
+		const firstLostSecondRefused = () => {
+			sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['DELETE'] });
+			faultsAfter(sandbox.control, isDelete, isDelete, { kind: 'redirect', status: 301, location: 'https://novo.example.com/api/v1/webhooks', count: 1 });
 		};
+		firstLostSecondRefused();
 		const once = await runNode(deleteWebhook, { ...connection, inputItems: [{ id }] });
 		expect(once.error?.message).toMatch(/was redirected \(301\)/);
 		expect(outcomeOf(once.error)).toBe('unknown');
 		expect(deletes()).toHaveLength(2);
 		sandbox.control.clearFaults();
-		sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['DELETE'] });
+		firstLostSecondRefused();
 		const retried = await runNode(deleteWebhook, { ...connection, maxTries: 3, inputItems: [{ id }] });
 		expect(retried.error?.message).toMatch(/may not be deleted yet: an earlier try of this node sent its delete/);
-		expect(description(retried.error)).toMatch(/^It was not sent again in this execution\. A slow service may still delete it/);
+		expect(descriptionOf(retried.error)).toMatch(/^It was not sent again in this execution\. A slow service may still delete it/);
 		expect(deletes()).toHaveLength(4);
 	});
 
@@ -225,9 +312,7 @@ describe('Webhook Delete', () => {
 		// A gateway answers 504 after 100 ms; the service deletes the webhook at 600 ms. The read after the 504 still lists
 		// it, and the second delete reaches the service only after that.
 		sandbox.control.injectFault({ kind: 'slow-commit', gatewayTimeoutMs: 100, commitAfterMs: 600, count: 1, methods: ['DELETE'] });
-		onRequest = (line) => {
-			if (line.startsWith('GET /api/v1/webhooks')) sandbox.control.injectFault({ kind: 'latency', ms: 1000 });
-		};
+		faultsAfter(sandbox.control, isListRead, isDelete, { kind: 'latency', ms: 1000 });
 		try {
 			const run = await runNode(deleteWebhook, { ...connection, inputItems: [{ id }] });
 			expect(run.error).toBeUndefined();
@@ -241,9 +326,7 @@ describe('Webhook Delete', () => {
 	it('both deletes lost, the second after the commit: a read shows it gone, and the item succeeds', async () => {
 		const [id] = await webhooks(1);
 		sandbox.control.injectFault({ kind: 'status', status: 503, count: 1, methods: ['DELETE'] });
-		onRequest = (line) => {
-			if (line.startsWith('GET /api/v1/webhooks')) sandbox.control.injectFault({ kind: 'status', status: 503, when: 'after-commit', count: 1, methods: ['DELETE'] });
-		};
+		faultsAfter(sandbox.control, isListRead, isDelete, { kind: 'status', status: 503, when: 'after-commit', count: 1 });
 		const run = await runNode(deleteWebhook, { ...connection, inputItems: [{ id }] });
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json)).toEqual([{ id, deleted: true }]);
@@ -287,7 +370,7 @@ describe('Webhook Delete', () => {
 		const run = await runNode(deleteWebhook, { ...connection, inputItems: [{ id }] });
 		expect(run.error?.message).toMatch(new RegExp(`^The answer to DELETE /webhooks/${id} was lost`));
 		expect(outcomeOf(run.error)).toBe('unknown');
-		expect(description(run.error)).toMatch(/The webhook list could not be read \(.*\), so whether the webhook was deleted is not known/);
+		expect(descriptionOf(run.error)).toMatch(/The webhook list could not be read \(.*\), so whether the webhook was deleted is not known/);
 		expect(deletes()).toHaveLength(1);
 		expect(listed(id)).toBe(true);
 	});
@@ -345,7 +428,7 @@ describe('Webhook Delete', () => {
 	});
 
 	it('in a retried execution, a webhook still listed is deleted: the service no longer lists it', async () => {
-		const id = await existingWebhook('Ainda aqui', 'https://example.com/ainda-aqui');
+		const id = await existingWebhook(sandbox, { name: 'Ainda aqui', url: 'https://example.com/ainda-aqui' });
 		const run = await runNode(deleteWebhook, { ...connection, mode: 'retry', inputItems: [{ id }] });
 		expect(run.error).toBeUndefined();
 		expect(jsonOf(run.items)).toEqual([{ id, deleted: true }]);
@@ -354,7 +437,7 @@ describe('Webhook Delete', () => {
 	});
 
 	it('G: a 500 before the commit, then a proxy\'s HTML 404 on the second delete while the webhook is still listed: not reported deleted, outcome unknown', async () => {
-		const id = await existingWebhook('Proxy', 'https://example.com/proxy');
+		const id = await existingWebhook(sandbox, { name: 'Proxy', url: 'https://example.com/proxy' });
 		sandbox.control.injectFault({ kind: 'status', status: 500, count: 1, methods: ['DELETE'] });
 		sandbox.control.injectFault({ kind: 'status', status: 404, body: '<!DOCTYPE html><html><body>404 Not Found</body></html>', contentType: 'text/html', count: 1, methods: ['DELETE'] });
 		const run = await runNode(deleteWebhook, { ...connection, continueOnFail: true, inputItems: [{ id }] });

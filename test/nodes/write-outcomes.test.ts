@@ -5,9 +5,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { executeWorkflow } from '../../dev/harness';
 import type { Fault } from '../../sandbox/types';
-import { everythingVisible, expectNoSecret, inLine, NODE_NAME, prospectingNamed, runNode, startNode } from './support';
+import { everythingVisible, expectNoSecret, jsonOf, runNode } from './support';
 import { closedUrl } from '../support/closed-port';
 import { useSandbox } from '../support/sandbox';
 import { asCaller, refuseConnections } from '../faults/support/network';
@@ -281,9 +280,8 @@ describe('a lost answer, a refusal and a call that never left', () => {
 		['Webhook Create', () => createWebhook],
 		['Webhook Delete', () => ({ resource: 'webhook', operation: 'delete', webhookId: 'whk_1' })],
 	])('%s without its credential (deleted, or never set) fails as not sent, and sends nothing', async (_write, parameters) => {
-		const node = { ...prospectingNamed(NODE_NAME, parameters() as INodeParameters), onError: 'continueRegularOutput' as const };
-		const run = await executeWorkflow(inLine(startNode, node), { credentials: {} });
-		expect(run.output(NODE_NAME).map((item) => item.json)).toEqual([
+		const run = await runNode(parameters() as INodeParameters, { ...connection, continueOnFail: true, withoutCredential: true });
+		expect(jsonOf(run.items)).toEqual([
 			expect.objectContaining({ error: 'No test credentials of type "prospectingApi" were given to this run', writeOutcome: 'notSent' }),
 		]);
 		expect(sandbox.control.requests()).toHaveLength(0);

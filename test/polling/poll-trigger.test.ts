@@ -5,23 +5,11 @@
  */
 import '../../dev/harness';
 import { PollWorkflowHandle } from '../../dev/harness/poll';
-import { resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
+import { useSandbox } from '../support/sandbox';
+import { call, existingLead } from '../support/service';
 
-let sandbox: RunningSandbox;
+const { sandbox } = useSandbox({ writeLimit: 100_000, readLimit: 100_000, windowSeconds: 2 });
 let counter = 0;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ writeLimit: 100_000, readLimit: 100_000, windowSeconds: 2 });
-});
-afterAll(async () => {
-	await sandbox.stop();
-});
-beforeEach(() => {
-	sandbox.control.reset();
-	resetBudgets();
-});
 
 function trigger(parameters: Record<string, unknown>, staticData?: Record<string, unknown>) {
 	return new PollWorkflowHandle({
@@ -31,26 +19,11 @@ function trigger(parameters: Record<string, unknown>, staticData?: Record<string
 	});
 }
 
-async function api(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-	const response = await fetch(`${sandbox.url}/api/v1${path}?apiKey=${sandbox.apiKey}`, {
-		method,
-		headers: { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	expect(response.status).toBeLessThan(300);
-	return (await response.json()) as Record<string, unknown>;
-}
-
 async function createLeads(count: number): Promise<string[]> {
 	const ids: string[] = [];
 	for (let i = 0; i < count; i++) {
 		counter += 1;
-		const lead = await api('POST', '/leads', {
-			name: `Poll Lead ${counter}`,
-			company: 'Polling Ltda',
-			emails: [{ value: `poll${counter}@example.com`, label: 'work' }],
-		});
-		ids.push(String(lead.id));
+		ids.push(await existingLead(sandbox, { name: `Poll Lead ${counter}`, company: 'Polling Ltda', emails: [{ value: `poll${counter}@example.com`, label: 'work' }] }));
 	}
 	return ids;
 }
@@ -58,10 +31,10 @@ async function createLeads(count: number): Promise<string[]> {
 async function startProspection(): Promise<string> {
 	const [leadId] = await createLeads(1);
 	const routine = sandbox.control.routines()[0];
-	const result = await api('POST', `/routines/${routine.id}/lead`, { leadId, responsibleId: 'usr_poll' });
+	const added = await call(sandbox, 'POST', `/routines/${routine.id}/lead`, { body: { leadId, responsibleId: 'usr_poll' } });
+	expect(added.status).toBeLessThan(300);
 	const prospection = sandbox.control.prospections().find((p) => p.leadId === leadId);
 	expect(prospection).toBeDefined();
-	expect(result).toBeDefined();
 	return prospection!.id;
 }
 

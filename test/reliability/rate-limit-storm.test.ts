@@ -6,14 +6,13 @@
  * asked wait would exceed the maximum, instead of sitting it out. The waits run on a controlled clock
  * shared by the node and the sandbox (dev/harness/clock.ts): the same waits, without the real seconds.
  */
-import { expectNoSecret, jsonOf, runNodeOnClock } from '../nodes/support';
+import { descriptionOf, expectNoSecret, jsonOf, runNodeOnClock } from '../nodes/support';
 import { useSandbox } from '../support/sandbox';
 
 // One-second windows: a refusal of two windows costs seconds, not minutes.
 const { sandbox, connection } = useSandbox({ windowSeconds: 1, readLimit: 50, writeLimit: 50, dataset: { leads: 5, customFields: 4 } });
 
 const statuses = () => sandbox.control.requests().map((request) => request.status);
-const description = (error: unknown) => String((error as { description?: unknown })?.description ?? '');
 
 it('waits out two whole windows of refusals on a page walk and returns every record exactly once', async () => {
 	sandbox.control.injectFault({ kind: 'rate-limit', count: 2, retryAfterSeconds: 1 });
@@ -87,10 +86,10 @@ it('Retry-After 60 s with a smaller maximum fails at once, saying the asked wait
 		connection,
 	);
 	expect(run.error?.message).toBe('Rate limit still reached after waiting 0 s in total (maximum 20 s)');
-	expect(description(run.error)).toMatch(
+	expect(descriptionOf(run.error)).toMatch(
 		/asked to wait 60 s \(Retry-After\), more than the 20 s left of the maximum/,
 	);
-	expect(description(run.error)).toMatch(/refused the request 1 time with 429/);
+	expect(descriptionOf(run.error)).toMatch(/refused the request 1 time with 429/);
 	expect(statuses()).toEqual([429]);
 	// It did not sit out the 60 s nor the 20 s.
 	expect(run.elapsedMs).toBeLessThan(20_000);

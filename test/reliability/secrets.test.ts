@@ -11,7 +11,8 @@ import type { INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
-import { allLogLines, createTriggerWorkflow, executeWorkflow, findSecret, PROSPECTING_NODE_TYPE, START_NODE, startWebhookReceiver } from '../../dev/harness';
+import { allLogLines, createTriggerWorkflow, executeWorkflow, findSecret, startWebhookReceiver } from '../../dev/harness';
+import { inLine, prospectingNamed, startNode } from '../nodes/support';
 import type { DeliveryResult, WorkflowRunResult } from '../../dev/harness';
 
 // Characters that URL encoding changes, so the plain and the encoded forms differ.
@@ -32,29 +33,7 @@ afterAll(async () => await sandbox.stop());
 beforeEach(() => resetBudgets());
 
 function node(name: string, parameters: INodeParameters, continueOnFail = true): INode {
-	return {
-		id: name,
-		name,
-		type: PROSPECTING_NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-		credentials: { prospectingApi: { id: '1', name: 'Prospecting account' } },
-		...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-	};
-}
-
-/** A chain Start -> first -> second -> ...; each node runs once per item it receives. */
-function chain(nodes: INode[]) {
-	const start: INode = START_NODE;
-	const all = [start, ...nodes];
-	const connections = Object.fromEntries(
-		all.slice(0, -1).map((from, index) => [
-			from.name,
-			{ main: [[{ node: all[index + 1].name, type: 'main' as const, index: 0 }]] },
-		]),
-	);
-	return { nodes: all, connections };
+	return { ...prospectingNamed(name, parameters), ...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}) };
 }
 
 it('neither the API key nor the webhook secret appears in anything a trigger lifecycle and a failing run produce', async () => {
@@ -101,7 +80,8 @@ it('neither the API key nor the webhook secret appears in anything a trigger lif
 	sandbox.control.injectFault({ kind: 'drop', when: 'after-commit', count: 1, methods: ['POST'], pathPrefix: '/leads' });
 	const routine = sandbox.control.routines()[0];
 	const run: WorkflowRunResult = await executeWorkflow(
-		chain([
+		inLine(
+			startNode,
 			node('Storm', { resource: 'webhook', operation: 'getMany', returnAll: true, options: { maxRateLimitWait: 1 } }),
 			node('Echo', { resource: 'customField', operation: 'getMany', returnAll: true }),
 			node('Not JSON', { resource: 'routine', operation: 'getMany', returnAll: true }),
@@ -118,7 +98,7 @@ it('neither the API key nor the webhook secret appears in anything a trigger lif
 				},
 				false,
 			),
-		]),
+		),
 		{ credentials, inputItems: triggerItems.map((item) => item.json), mode: 'webhook' },
 	);
 	sandbox.control.clearFaults();

@@ -1,6 +1,7 @@
 /** Authentication by the apiKey query parameter and the fixed-window rate limits of the spec. */
 import { DEMO_API_KEY, startSandbox, type RunningSandbox } from '../../sandbox';
-import { call } from './support';
+import { call } from '../support/service';
+import { useSandbox } from '../support/sandbox';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -51,14 +52,8 @@ describe('sandbox authentication', () => {
 });
 
 describe('sandbox rate limits', () => {
-	let sandbox: RunningSandbox;
 	const other = 'c'.repeat(40);
-
-	beforeAll(async () => {
-		sandbox = await startSandbox({ apiKeys: [DEMO_API_KEY, other], windowSeconds: 2, readLimit: 3, writeLimit: 2 });
-	});
-	afterAll(() => sandbox.stop());
-	beforeEach(() => sandbox.control.reset());
+	const { sandbox } = useSandbox({ apiKeys: [DEMO_API_KEY, other], windowSeconds: 2, readLimit: 3, writeLimit: 2 });
 
 	it('sends X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset on every /api/v1 response', async () => {
 		const before = Date.now();

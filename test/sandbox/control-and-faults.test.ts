@@ -3,7 +3,8 @@ import { spawn } from 'node:child_process';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { DEMO_API_KEY, startSandbox, type RunningSandbox } from '../../sandbox';
-import { call } from './support';
+import { call } from '../support/service';
+import { useSandbox } from '../support/sandbox';
 
 const lead = { name: 'Falha Teste', emails: [{ value: 'falha@example.com', label: 'trabalho' }] };
 
@@ -17,13 +18,7 @@ async function attempt(sandbox: RunningSandbox, method: string, p: string, body?
 }
 
 describe('sandbox control API and faults', () => {
-	let sandbox: RunningSandbox;
-
-	beforeAll(async () => {
-		sandbox = await startSandbox({ rateLimit: false });
-	});
-	afterAll(() => sandbox.stop());
-	beforeEach(() => sandbox.control.reset());
+	const { sandbox } = useSandbox({ rateLimit: false });
 
 	it('resets to the seeded dataset and clears webhooks, deliveries, requests, faults and windows', async () => {
 		const leadsBefore = sandbox.control.leads().map((l) => l.id);

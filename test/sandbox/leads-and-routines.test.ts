@@ -1,17 +1,13 @@
 /** Lead creation rules, request validation and adding a lead to a routine. */
-import { API_LEAD_ORIGIN, startSandbox, type RunningSandbox } from '../../sandbox';
-import { call, walk } from './support';
+import { API_LEAD_ORIGIN } from '../../sandbox';
+import { call } from '../support/service';
+import { walk } from './support';
+import { useSandbox } from '../support/sandbox';
 
 const validLead = { name: 'Maria Souza', company: 'Aurora Saúde', emails: [{ value: 'maria@example.com', label: 'trabalho' }] };
 
 describe('sandbox leads and routines', () => {
-	let sandbox: RunningSandbox;
-
-	beforeAll(async () => {
-		sandbox = await startSandbox({ rateLimit: false });
-	});
-	afterAll(() => sandbox.stop());
-	beforeEach(() => sandbox.control.reset());
+	const { sandbox } = useSandbox({ rateLimit: false });
 
 	it("creates a lead marked 'Levantada de Mão' with an ISO 8601 createdAt later than every existing lead", async () => {
 		const before = sandbox.control.leads();

@@ -1,6 +1,7 @@
 /** List conventions of the spec: shape, paging, ordering, filters, multi-value filters and search. */
 import { DEFAULT_LIMIT, MAX_LIMIT, startSandbox, type RunningSandbox } from '../../sandbox';
-import { call, walk } from './support';
+import { call } from '../support/service';
+import { walk } from './support';
 
 describe('sandbox lists', () => {
 	let sandbox: RunningSandbox;

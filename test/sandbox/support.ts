@@ -1,40 +1,8 @@
-/** Small helpers shared by the sandbox suites: calls against a running sandbox over real loopback HTTP. */
+/** Helpers of the sandbox suites: a walk over a list's pages, and a receiver of webhook deliveries. */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RunningSandbox } from '../../sandbox';
-
-export interface CallResult<T = any> {
-	status: number;
-	headers: Headers;
-	body: T;
-	text: string;
-}
-
-/** One /api/v1 call with the sandbox's key (unless `apiKey` is given; null sends none). */
-export async function call<T = any>(
-	sandbox: RunningSandbox,
-	method: string,
-	path: string,
-	options: { query?: string; body?: unknown; rawBody?: string; apiKey?: string | null } = {},
-): Promise<CallResult<T>> {
-	const key = options.apiKey === undefined ? sandbox.apiKey : options.apiKey;
-	const params = [key === null ? '' : `apiKey=${encodeURIComponent(key)}`, options.query ?? ''].filter(Boolean).join('&');
-	const url = `${sandbox.url}/api/v1${path}${params ? `?${params}` : ''}`;
-	const init: RequestInit = { method };
-	if (options.rawBody !== undefined || options.body !== undefined) {
-		init.body = options.rawBody ?? JSON.stringify(options.body);
-		init.headers = { 'Content-Type': 'application/json' };
-	}
-	const response = await fetch(url, init);
-	const text = await response.text();
-	let body: any;
-	try {
-		body = text ? JSON.parse(text) : undefined;
-	} catch {
-		body = undefined;
-	}
-	return { status: response.status, headers: response.headers, body, text };
-}
+import { call } from '../support/service';
 
 /** Every record of a list, walking pages while page < totalPages with the same order on each page. */
 export async function walk(sandbox: RunningSandbox, path: string, query: string): Promise<any[]> {

@@ -1,8 +1,10 @@
 /** Webhooks: the secret shown once, listing and deleting, signed deliveries and retries with backoff. */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { startSandbox } from '../../sandbox';
 import { closedUrl } from '../support/closed-port';
-import { call, startReceiver } from './support';
+import { call } from '../support/service';
+import { startReceiver } from './support';
+import { useSandbox } from '../support/sandbox';
 
 function verify(secret: string, raw: Buffer, signature: string): boolean {
 	const expected = Buffer.from(createHmac('sha256', secret).update(raw).digest('hex'));
@@ -11,13 +13,7 @@ function verify(secret: string, raw: Buffer, signature: string): boolean {
 }
 
 describe('sandbox webhooks', () => {
-	let sandbox: RunningSandbox;
-
-	beforeAll(async () => {
-		sandbox = await startSandbox({ rateLimit: false, delivery: { maxRetries: 3, baseDelayMs: 100 } });
-	});
-	afterAll(() => sandbox.stop());
-	beforeEach(() => sandbox.control.reset());
+	const { sandbox } = useSandbox({ rateLimit: false, delivery: { maxRetries: 3, baseDelayMs: 100 } });
 
 	it('returns the secret (32 random bytes, hex) only in the response that creates the webhook', async () => {
 		const created = await call(sandbox, 'POST', '/webhooks', {

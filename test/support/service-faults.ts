@@ -1,7 +1,7 @@
 /**
  * Faults the sandbox's injected ones cannot place (they take the first matching requests), as fault plans of the
- * sandbox itself (`control.planFaults`): a fault on the n-th Lead Create only, and a network that goes down once a
- * request has reached the service. The sandbox runs in the test's process in every suite, the end-to-end one too
+ * sandbox itself (`control.planFaults`): a fault on the n-th Lead Create only, faults that follow from an earlier
+ * request, and a network that goes down once a request has reached the service. The sandbox runs in the test's process in every suite, the end-to-end one too
  * (n8n is the other process there), so no proxy stands in front of it, and its request log shows every request, the
  * ones a fault answered or dropped included. `control.reset()` or `control.planFaults(undefined)` ends a plan.
  */
@@ -35,4 +35,27 @@ export function networkDownAfter(control: SandboxControl, when: (request: Planne
 		return { kind: 'drop', when: 'after-commit', count: 1 };
 	});
 	return { restore: () => control.planFaults(undefined) };
+}
+
+/**
+ * Faults that follow from an earlier request, as the list read after a lost create or the delete sent after a read:
+ * once a request `after` chooses has arrived, the later requests `next` chooses get `fault`, the first `fault.count`
+ * of them (a latency, every one). Every other request is answered as the sandbox would.
+ */
+export function faultsAfter(
+	control: SandboxControl,
+	after: (request: PlannedRequest) => boolean,
+	next: (request: PlannedRequest) => boolean,
+	fault: Fault,
+): void {
+	let seen = false;
+	let left = fault.kind === 'latency' ? Infinity : fault.count;
+	control.planFaults((request) => {
+		if (seen && left > 0 && next(request)) {
+			left -= 1;
+			return fault.kind === 'latency' ? fault : { ...fault, count: 1 };
+		}
+		if (after(request)) seen = true;
+		return undefined;
+	});
 }

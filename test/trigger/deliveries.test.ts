@@ -3,15 +3,16 @@
  * them signed over HTTP to the receiver, which runs webhook() through n8n-core's WebhookContext.
  * Forged deliveries are sent to the same receiver (and, in bulk, handed to webhook() in process).
  */
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 import { allLogLines } from '../../dev/harness';
 import { startSandbox } from '../../sandbox';
 import type { Delivery, RunningSandbox } from '../../sandbox';
-import { startWebhookReceiver, type DeliveryResult, type TriggerWorkflowHandle, type WebhookReceiver } from '../../dev/harness';
+import type { DeliveryResult, TriggerWorkflowHandle } from '../../dev/harness';
+import { deliver, envelope, sign, useTriggerService } from './support';
 
-let sandbox: RunningSandbox;
-let receiver: WebhookReceiver;
+const service = useTriggerService({ delivery: { maxRetries: 0, baseDelayMs: 10 } });
+const { sandbox } = service;
 /** Every trigger workflow of this file and every webhook secret the sandbox issued, for the secret scan. */
 const workflows: TriggerWorkflowHandle[] = [];
 const secrets = new Set<string>();
@@ -21,7 +22,7 @@ function collectSecrets(target: RunningSandbox = sandbox) {
 }
 
 function trigger(parameters: Record<string, unknown> = {}, target: RunningSandbox = sandbox): TriggerWorkflowHandle {
-	const workflow = receiver.createWorkflow({ credentials: { prospectingApi: { baseUrl: target.url, apiKey: target.apiKey } }, parameters: parameters as never });
+	const workflow = service.trigger({ parameters, baseUrl: target.url, apiKey: target.apiKey });
 	workflows.push(workflow);
 	return workflow;
 }
@@ -37,47 +38,8 @@ function secretOf(workflow: TriggerWorkflowHandle, test = false, target: Running
 	return webhook.secret;
 }
 
-function sign(secret: string, body: Buffer | string, algorithm = 'sha256'): string {
-	return createHmac(algorithm, secret).update(body).digest('hex');
-}
-
-/** An envelope as the service sends it, with a fresh event id. */
-function envelope(overrides: Record<string, unknown> = {}): string {
-	return JSON.stringify({
-		id: randomUUID(),
-		test: false,
-		event: 'prospection.won',
-		data: { prospection: { id: 'pr_x', status: 'WON', leadId: 'ld_x', createdAt: '2026-01-01T00:00:00.000Z' }, lead: { id: 'ld_x' } },
-		retries: 0,
-		manualRetries: 0,
-		createdAt: new Date().toISOString(),
-		...overrides,
-	});
-}
-
-async function post(url: string, body: Buffer | string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', ...headers },
-		body,
-	});
-	return { status: response.status, text: await response.text() };
-}
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ delivery: { maxRetries: 0, baseDelayMs: 10 } });
-	receiver = await startWebhookReceiver();
-});
-
-afterAll(async () => {
-	await receiver?.stop();
-	await sandbox?.stop();
-});
-
-beforeEach(() => {
-	collectSecrets();
-	sandbox.control.reset();
-});
+// The sandbox's data is seeded again before each test: its webhooks' secrets are kept for the scan first.
+afterEach(() => collectSecrets());
 
 describe('genuine deliveries from the service', () => {
 	it('a WON and a LOST prospection each start the workflow with the envelope, answered 200', async () => {
@@ -149,7 +111,7 @@ describe('genuine deliveries from the service', () => {
 		expect(production.deliveries).toHaveLength(0);
 
 		// The production URL does not accept what was signed for the test URL.
-		const replayed = await post(production.webhookUrl(), sent.body, { 'x-signature': sent.signature });
+		const replayed = await deliver(production.webhookUrl(), sent.body, { 'x-signature': sent.signature });
 		expect(replayed.status).toBe(401);
 	});
 
@@ -180,7 +142,7 @@ describe('repeated deliveries', () => {
 	it('the same event id again is acknowledged and dropped, also after a restart', async () => {
 		const workflow = trigger();
 		const sent = await firstDelivery(workflow);
-		const again = await post(workflow.webhookUrl(), sent.body, { 'x-signature': sent.signature });
+		const again = await deliver(workflow.webhookUrl(), sent.body, { 'x-signature': sent.signature });
 		expect(again.status).toBe(200);
 		expect(JSON.parse(again.text)).toEqual({ received: true, ignored: 'repeated delivery' });
 
@@ -189,7 +151,7 @@ describe('repeated deliveries', () => {
 		const secret = secretOf(workflow);
 		const restarted = workflow.restart();
 		await restarted.activate();
-		const retried = await post(workflow.webhookUrl(), retry, { 'x-signature': sign(secret, retry) });
+		const retried = await deliver(workflow.webhookUrl(), retry, { 'x-signature': sign(secret, retry) });
 		expect(retried.status).toBe(200);
 		expect(JSON.parse(retried.text).ignored).toBe('repeated delivery');
 		await restarted.idle();
@@ -202,7 +164,7 @@ describe('repeated deliveries', () => {
 		await workflow.activate();
 		const body = envelope();
 		const signature = sign(secretOf(workflow), body);
-		const answers = await Promise.all([1, 2, 3].map(() => post(workflow.webhookUrl(), body, { 'x-signature': signature })));
+		const answers = await Promise.all([1, 2, 3].map(() => deliver(workflow.webhookUrl(), body, { 'x-signature': signature })));
 		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
 		await workflow.waitForDeliveries(3);
 		expect(workflow.deliveries.filter((d) => d.items !== undefined)).toHaveLength(1);
@@ -212,7 +174,7 @@ describe('repeated deliveries', () => {
 	it('with Ignore Repeated Deliveries off, each delivery runs', async () => {
 		const workflow = trigger({ options: { ignoreRepeatedDeliveries: false } });
 		const sent = await firstDelivery(workflow);
-		const again = await post(workflow.webhookUrl(), sent.body, { 'x-signature': sent.signature });
+		const again = await deliver(workflow.webhookUrl(), sent.body, { 'x-signature': sent.signature });
 		expect(again.status).toBe(200);
 		await workflow.waitForDeliveries(2);
 		expect(workflow.deliveries.map((d) => d.items?.[0].json.id)).toEqual([JSON.parse(sent.body).id, JSON.parse(sent.body).id]);
@@ -231,7 +193,7 @@ describe('forged and altered deliveries are refused with 401 and start nothing',
 
 	async function expectRefused(body: Buffer | string, headers: Record<string, string>) {
 		const before = workflow.deliveries.length;
-		const answer = await post(workflow.webhookUrl(), body, headers);
+		const answer = await deliver(workflow.webhookUrl(), body, headers);
 		await workflow.idle();
 		expect(answer.status).toBe(401);
 		expect(JSON.parse(answer.text)).toEqual({ message: 'Delivery signature missing or invalid' });
@@ -243,7 +205,7 @@ describe('forged and altered deliveries are refused with 401 and start nothing',
 
 	async function expectAccepted(body: string, headers: Record<string, string>) {
 		const before = workflow.deliveries.length;
-		const answer = await post(workflow.webhookUrl(), body, headers);
+		const answer = await deliver(workflow.webhookUrl(), body, headers);
 		await workflow.idle();
 		expect(answer.status).toBe(200);
 		expect(workflow.deliveries[before].items!.map((item) => item.json)).toEqual([JSON.parse(body)]);
@@ -312,9 +274,9 @@ describe('forged and altered deliveries are refused with 401 and start nothing',
 		await pinned.activate();
 		const pinnedSecret = secretOf(pinned);
 		const body = envelope();
-		const refused = await post(pinned.webhookUrl(), body, { 'x-other-signature': sign(pinnedSecret, body) });
+		const refused = await deliver(pinned.webhookUrl(), body, { 'x-other-signature': sign(pinnedSecret, body) });
 		expect(refused.status).toBe(401);
-		const accepted = await post(pinned.webhookUrl(), body, { 'x-signature': sign(pinnedSecret, body) });
+		const accepted = await deliver(pinned.webhookUrl(), body, { 'x-signature': sign(pinnedSecret, body) });
 		expect(accepted.status).toBe(200);
 		await pinned.idle();
 		expect(pinned.deliveries.map((d) => d.status)).toEqual([401, 200]);
@@ -323,10 +285,7 @@ describe('forged and altered deliveries are refused with 401 and start nothing',
 	it('no secret kept: even a correctly signed delivery is refused', async () => {
 		const staticData = workflow.staticData;
 		delete ((staticData['node:Prospecting Trigger'] as any).webhooks[workflow.webhookUrl()] as any).secret;
-		const withoutSecret = receiver.createWorkflow({
-			credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } },
-			workflowId: workflow.workflow.id, webhookId: workflow.node.webhookId, staticData,
-		});
+		const withoutSecret = service.trigger({ from: workflow, staticData });
 		const body = envelope();
 		const delivery = await withoutSecret.deliver({ headers: { 'x-signature': sign(secret, body) }, rawBody: body });
 		expect(delivery.status).toBe(401);

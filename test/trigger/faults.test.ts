@@ -4,39 +4,21 @@
  * deactivation must fail clearly and the next activation must clean up. Secrets are scanned for in
  * everything the package produced.
  */
-import { allLogLines } from '../../dev/harness';
+import { allLogLines, type TriggerWorkflowHandle } from '../../dev/harness';
 import { outcomeOf } from '../../nodes/Prospecting/helpers/outcome';
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
 import { closedUrl } from '../support/closed-port';
 import { networkDownAfter } from '../support/service-faults';
-import { startWebhookReceiver, type TriggerWorkflowHandle, type WebhookReceiver } from '../../dev/harness';
+import { failureOf, useTriggerService } from './support';
 
-let sandbox: RunningSandbox;
-let receiver: WebhookReceiver;
+const { sandbox, trigger, remoteFor } = useTriggerService({ rateLimit: false });
 /** The service unreachable. */
 let unreachableUrl: string;
 const produced: string[] = [];
 const secrets = new Set<string>();
 
-function trigger(baseUrl = sandbox.url, from?: TriggerWorkflowHandle): TriggerWorkflowHandle {
-	return receiver.createWorkflow({
-		credentials: { prospectingApi: { baseUrl, apiKey: sandbox.apiKey } },
-		...(from ? { workflowId: from.workflow.id, webhookId: from.node.webhookId, staticData: from.staticData } : {}),
-	});
-}
-
-function remoteFor(url: string) {
-	return sandbox.control.webhooks().filter((webhook) => webhook.url === url);
-}
-
 /** Runs a step expected to fail and returns its error, recording what a user would see of it. */
 async function failure(step: Promise<unknown>): Promise<Error & { description?: string }> {
-	const error = await step.then(
-		() => undefined,
-		(caught: unknown) => caught as Error & { description?: string },
-	);
-	if (error === undefined) throw new Error('The step was expected to fail');
+	const error = await failureOf(step);
 	produced.push(error.message, String(error.description ?? ''), JSON.stringify(error), String(error.stack));
 	return error;
 }
@@ -47,21 +29,12 @@ function remember(workflow: TriggerWorkflowHandle) {
 }
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false });
-	receiver = await startWebhookReceiver();
 	unreachableUrl = await closedUrl();
 });
 
-afterAll(async () => {
-	await receiver?.stop();
-	await sandbox?.stop();
-});
-
-beforeEach(() => sandbox.control.reset());
-
 describe('activation under faults', () => {
 	it('service unreachable: a clear error, nothing registered', async () => {
-		const workflow = trigger(unreachableUrl);
+		const workflow = trigger({ baseUrl: unreachableUrl });
 		const error = await failure(workflow.activate());
 		expect(error.message).toMatch(/^Could not register the webhook: the service's webhook list could not be read or cleaned up: /);
 		expect(error.message).toMatch(/Could not reach the service/);
@@ -319,7 +292,7 @@ describe('deactivation under faults', () => {
 		const workflow = trigger();
 		await workflow.activate();
 		const [mine] = remoteFor(workflow.webhookUrl());
-		const unreachable = trigger(unreachableUrl, workflow);
+		const unreachable = trigger({ baseUrl: unreachableUrl, from: workflow });
 		expect(outcomeOf(await failure(unreachable.deactivate()))).toBe('notSent');
 		const warnings = unreachable.logs.filter((line) => line.startsWith('[warn]'));
 		expect(warnings).toHaveLength(1);
@@ -352,12 +325,12 @@ describe('deactivation under faults', () => {
 	it('service unreachable on delete: a clear error; once it is back, activation and deactivation leave it clean', async () => {
 		const workflow = trigger();
 		await workflow.activate();
-		const unreachable = trigger(unreachableUrl, workflow);
+		const unreachable = trigger({ baseUrl: unreachableUrl, from: workflow });
 		const error = await failure(unreachable.deactivate());
 		expect(error.message).toMatch(/^Could not remove webhook \S+ from the service: Could not reach the service/);
 		expect(remoteFor(workflow.webhookUrl())).toHaveLength(1);
 
-		const back = trigger(sandbox.url, unreachable);
+		const back = trigger({ from: unreachable });
 		expect(await back.activate()).toEqual({ created: false });
 		expect(remoteFor(workflow.webhookUrl())).toHaveLength(1);
 		expect(await back.deactivate()).toBe(true);

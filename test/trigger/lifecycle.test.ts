@@ -3,55 +3,20 @@
  * run through n8n-core's HookContext with real HTTP, as n8n runs them on activation, on
  * "listen for test event" and on deactivation.
  */
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
-import { startWebhookReceiver, type TriggerWorkflowHandle, type WebhookReceiver } from '../../dev/harness';
+import { call, existingWebhook } from '../support/service';
+import { useTriggerService } from './support';
 
-let sandbox: RunningSandbox;
-let receiver: WebhookReceiver;
+const { sandbox, trigger, remoteFor } = useTriggerService({ rateLimit: false });
 /** A webhook of the same account for another URL: no step of the trigger may touch it. */
 let foreign: { id: string; url: string };
-
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-	const response = await fetch(`${sandbox.url}/api/v1${path}?apiKey=${encodeURIComponent(sandbox.apiKey)}`, {
-		method,
-		headers: body === undefined ? undefined : { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await response.text();
-	return { status: response.status, json: text ? JSON.parse(text) : undefined };
-}
-
-function trigger(parameters: Record<string, unknown> = {}): TriggerWorkflowHandle {
-	return receiver.createWorkflow({ credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } }, parameters: parameters as never });
-}
-
-function remoteFor(url: string) {
-	return sandbox.control.webhooks().filter((webhook) => webhook.url === url);
-}
 
 function writes(method: string) {
 	return sandbox.control.requests().filter((request) => request.method === method && request.path.includes('/webhooks'));
 }
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false });
-	receiver = await startWebhookReceiver();
-});
-
-afterAll(async () => {
-	await receiver?.stop();
-	await sandbox?.stop();
-});
-
 beforeEach(async () => {
-	sandbox.control.reset();
-	const created = await api('POST', '/webhooks', {
-		name: 'CRM sync (not n8n)',
-		url: 'https://crm.example.com/hooks/prospecting',
-		events: ['prospection.won'],
-	});
-	foreign = { id: created.json.id, url: created.json.url };
+	const url = 'https://crm.example.com/hooks/prospecting';
+	foreign = { id: await existingWebhook(sandbox, { name: 'CRM sync (not n8n)', url }), url };
 });
 
 afterEach(() => {
@@ -95,7 +60,7 @@ describe('activation', () => {
 		const workflow = trigger();
 		await workflow.activate();
 		const [first] = remoteFor(workflow.webhookUrl());
-		expect((await api('DELETE', `/webhooks/${first.id}`)).status).toBeLessThan(300);
+		expect((await call(sandbox, 'DELETE', `/webhooks/${first.id}`)).status).toBeLessThan(300);
 
 		expect(await workflow.restart().activate()).toEqual({ created: true });
 		const now = remoteFor(workflow.webhookUrl());
@@ -104,7 +69,7 @@ describe('activation', () => {
 	});
 
 	it('replaces the webhook when the user changed the events', async () => {
-		const workflow = trigger({ events: ['prospection.won'] });
+		const workflow = trigger({ parameters: { events: ['prospection.won'] } });
 		await workflow.activate();
 		const [first] = remoteFor(workflow.webhookUrl());
 		expect(first.events).toEqual(['prospection.won']);
@@ -126,10 +91,7 @@ describe('activation', () => {
 		const staticData = workflow.staticData;
 		const nodeData = staticData['node:Prospecting Trigger'] as any;
 		delete nodeData.webhooks[workflow.webhookUrl()].secret;
-		const withoutSecret = receiver.createWorkflow({
-			credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } },
-			workflowId: workflow.workflow.id, webhookId: workflow.node.webhookId, staticData,
-		});
+		const withoutSecret = trigger({ from: workflow, staticData });
 		expect(await withoutSecret.activate()).toEqual({ created: true });
 
 		const now = remoteFor(workflow.webhookUrl());
@@ -140,19 +102,18 @@ describe('activation', () => {
 
 	it('replaces a stray webhook that already points at this node\'s URL (its secret is unknown)', async () => {
 		const workflow = trigger();
-		const stray = await api('POST', '/webhooks', { name: 'left over', url: workflow.webhookUrl(), events: ['prospection.won'] });
+		const stray = await existingWebhook(sandbox, { name: 'left over', url: workflow.webhookUrl() });
 		expect(await workflow.activate()).toEqual({ created: true });
 
 		const now = remoteFor(workflow.webhookUrl());
 		expect(now).toHaveLength(1);
-		expect(now[0].id).not.toBe(stray.json.id);
+		expect(now[0].id).not.toBe(stray);
 	});
 
 	it('names the webhook after the workflow, cut to 120 characters with an ellipsis when longer', async () => {
-		const credentials = { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } };
 		// "n8n: " and " / Prospecting Trigger" take 27 characters of the 120.
-		const fits = receiver.createWorkflow({ credentials, workflowName: `Leads ${'w'.repeat(87)}` });
-		const longer = receiver.createWorkflow({ credentials, workflowName: `Leads ${'w'.repeat(88)}` });
+		const fits = trigger({ workflowName: `Leads ${'w'.repeat(87)}` });
+		const longer = trigger({ workflowName: `Leads ${'w'.repeat(88)}` });
 		await fits.activate();
 		await longer.activate();
 
@@ -168,15 +129,15 @@ describe('activation', () => {
 		const workflow = trigger();
 		await workflow.activate();
 		const [mine] = remoteFor(workflow.webhookUrl());
-		const stray = await api('POST', '/webhooks', { name: 'registered by hand', url: workflow.webhookUrl(), events: ['prospection.won'] });
+		const stray = await existingWebhook(sandbox, { name: 'registered by hand', url: workflow.webhookUrl() });
 
 		expect(await workflow.restart().activate()).toEqual({ created: false });
 		expect(remoteFor(workflow.webhookUrl()).map((webhook) => webhook.id)).toEqual([mine.id]);
-		expect(sandbox.control.webhooks().some((webhook) => webhook.id === stray.json.id)).toBe(false);
+		expect(sandbox.control.webhooks().some((webhook) => webhook.id === stray)).toBe(false);
 	});
 
 	it('refuses an empty event choice before any call to the service', async () => {
-		const workflow = trigger({ events: [], otherEvents: ' , ' });
+		const workflow = trigger({ parameters: { events: [], otherEvents: ' , ' } });
 		const before = sandbox.control.requests().length;
 		await expect(workflow.activate()).rejects.toThrow('Events: Choose at least one event in "Events" or "Other Events"');
 		expect(sandbox.control.requests().length).toBe(before);
@@ -225,7 +186,7 @@ describe('deactivation', () => {
 		const workflow = trigger();
 		await workflow.activate();
 		const [mine] = remoteFor(workflow.webhookUrl());
-		await api('DELETE', `/webhooks/${mine.id}`);
+		await call(sandbox, 'DELETE', `/webhooks/${mine.id}`);
 
 		expect(await workflow.deactivate()).toBe(true);
 		expect(workflow.nodeStaticData.webhooks).toEqual({});
@@ -258,10 +219,7 @@ describe('deactivation', () => {
 		const entry = (staticData['node:Prospecting Trigger'] as any).webhooks[workflow.webhookUrl()];
 		if (id === undefined) delete entry.id;
 		else entry.id = id;
-		const damaged = receiver.createWorkflow({
-			credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } },
-			workflowId: workflow.workflow.id, webhookId: workflow.node.webhookId, staticData,
-		});
+		const damaged = trigger({ from: workflow, staticData });
 
 		const before = sandbox.control.requests().length;
 		expect(await damaged.deactivate()).toBe(true);

@@ -3,60 +3,37 @@
  * path (at version 1, n8n evaluates an expression for every request to a webhook start node); a
  * workflow saved with version 1 keeps working, and both versions treat every delivery alike.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
-import { startSandbox } from '../../sandbox';
-import type { RunningSandbox } from '../../sandbox';
 import { ProspectingTrigger } from '../../nodes/Prospecting/ProspectingTrigger.node';
-import { startWebhookReceiver, type WebhookReceiver } from '../../dev/harness';
+import { deliver, envelope, sign, useTriggerService } from './support';
 
-let sandbox: RunningSandbox;
-let receiver: WebhookReceiver;
+const { sandbox, trigger, remoteFor } = useTriggerService({ delivery: { maxRetries: 0, baseDelayMs: 10 } });
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ delivery: { maxRetries: 0, baseDelayMs: 10 } });
-	receiver = await startWebhookReceiver();
-});
-
-afterAll(async () => {
-	await receiver?.stop();
-	await sandbox?.stop();
-});
-
-function envelope(id: string): string {
-	return JSON.stringify({
-		id,
-		test: false,
-		event: 'prospection.lost',
-		data: { prospection: { id: 'pr_v', status: 'LOST', leadId: 'ld_v', createdAt: '2026-01-01T00:00:00.000Z' }, lead: { id: 'ld_v' } },
-		retries: 0,
-		manualRetries: 0,
-		createdAt: new Date().toISOString(),
-	});
-}
+/** A LOST prospection's event. */
+const lost = (id: string) =>
+	envelope({ id, event: 'prospection.lost', data: { prospection: { id: 'pr_v', status: 'LOST', leadId: 'ld_v', createdAt: '2026-01-01T00:00:00.000Z' }, lead: { id: 'ld_v' } } });
 
 async function post(url: string, body: string, signature: string): Promise<{ status: number; body: unknown }> {
-	const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': signature }, body });
-	const text = await response.text();
-	return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+	const { status, text } = await deliver(url, body, { 'x-signature': signature });
+	return { status, body: text ? (JSON.parse(text) as unknown) : undefined };
 }
 
 /** A genuine delivery, the same event again, the same event after a restart, and a forged one. */
 async function outcomes(typeVersion: number) {
 	sandbox.control.reset();
-	const workflow = receiver.createWorkflow({ credentials: { prospectingApi: { baseUrl: sandbox.url, apiKey: sandbox.apiKey } }, typeVersion });
+	const workflow = trigger({ typeVersion });
 	await workflow.activate();
-	const [hook] = sandbox.control.webhooks().filter((w) => w.url === workflow.webhookUrl());
-	const sign = (body: string) => createHmac('sha256', hook.secret).update(body).digest('hex');
+	const [hook] = remoteFor(workflow.webhookUrl());
 	const id = randomUUID();
-	const body = envelope(id);
-	const first = await post(workflow.webhookUrl(), body, sign(body));
-	const again = await post(workflow.webhookUrl(), body, sign(body));
+	const body = lost(id);
+	const first = await post(workflow.webhookUrl(), body, sign(hook.secret, body));
+	const again = await post(workflow.webhookUrl(), body, sign(hook.secret, body));
 	const restarted = workflow.restart();
 	await restarted.activate();
-	const afterRestart = await post(workflow.webhookUrl(), body, sign(body));
-	const forgedBody = envelope(randomUUID());
-	const forged = await post(workflow.webhookUrl(), forgedBody, createHmac('sha256', 'not-the-secret').update(forgedBody).digest('hex'));
+	const afterRestart = await post(workflow.webhookUrl(), body, sign(hook.secret, body));
+	const forgedBody = lost(randomUUID());
+	const forged = await post(workflow.webhookUrl(), forgedBody, sign('not-the-secret', forgedBody));
 	await workflow.idle();
 	await restarted.idle();
 	const emitted = [...workflow.deliveries, ...restarted.deliveries].flatMap((d) => (d.items ?? []).map((item) => item.json.id));

@@ -96,3 +96,21 @@ export async function startQueueE2eInstance(options: { workers?: number } = {}):
 	const started = await startInstance(path.join(repoRoot, '.n8n-e2e-queue'), { workers: options.workers ?? 2 });
 	return Object.assign(started, { deployment: started.instance.queue! });
 }
+
+/**
+ * The test file's n8n (`startE2eInstance`): started before the file's tests (its own `beforeAll` hooks run after,
+ * with the instance up) and stopped after them. Read its fields inside hooks and tests.
+ */
+export function useE2eInstance(): E2eInstance {
+	let running: E2eInstance | undefined;
+	beforeAll(async () => {
+		running = await startE2eInstance();
+	}, 300_000);
+	afterAll(async () => await running?.stop());
+	return new Proxy({} as E2eInstance, {
+		get(_, field) {
+			if (!running) throw new Error('n8n starts before the first test of the file; read the instance inside a test.');
+			return running[field as keyof E2eInstance];
+		},
+	});
+}

@@ -12,6 +12,7 @@ import { NODE_NAME, runNode } from '../../nodes/support';
 import { asCaller, forgetPorts, refuseConnections, requestFromPort, type CallerRequest } from '../support/network';
 import { onScheduleClock } from '../support/schedule-clock';
 import { emailForms, freshEmail, itemTag, PEOPLE, phoneForms, POOL_SIZE, type DrawnFault, type LeadItem, type PoolItem, type WriteSchedule } from './schedule';
+import { existingWebhook } from '../../support/service';
 
 export const NODE = NODE_NAME;
 
@@ -161,15 +162,6 @@ async function setUpExisting(sandbox: RunningSandbox, apiKey: string, schedule: 
 /** The webhook of an item of Webhook Create: its name and URL come from its tag. */
 export const webhookOf = (tag: string) => ({ name: `Hook ${tag}`, url: `https://hooks.example.invalid/${tag}` });
 
-async function createWebhook(sandbox: RunningSandbox, apiKey: string, webhook: { name: string; url: string }): Promise<string> {
-	const answer = await fetch(`${sandbox.url}/api/v1/webhooks?apiKey=${apiKey}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ ...webhook, events: ['prospection.won'] }),
-	});
-	return String(((await answer.json()) as { id: string }).id);
-}
-
 /** What the service holds before the run, and the input item of each item of each execution. */
 async function setUp(sandbox: RunningSandbox, apiKey: string, schedule: WriteSchedule): Promise<(execution: number) => IDataObject[]> {
 	const items = (execution: number) => (execution === 1 ? schedule.second?.items ?? [] : schedule.first);
@@ -186,11 +178,11 @@ async function setUp(sandbox: RunningSandbox, apiKey: string, schedule: WriteSch
 			});
 	}
 	if (schedule.operation === 'webhookCreate') {
-		if (schedule.sameWebhookAs !== undefined) await createWebhook(sandbox, apiKey, webhookOf(itemTag(0, schedule.sameWebhookAs)));
+		if (schedule.sameWebhookAs !== undefined) await existingWebhook({ url: sandbox.url, apiKey }, webhookOf(itemTag(0, schedule.sameWebhookAs)));
 		return (execution) => items(execution).map((_, index) => ({ tag: itemTag(execution, index), ...webhookOf(itemTag(execution, index)) }));
 	}
 	const pool: string[] = [];
-	for (let index = 0; index < POOL_SIZE; index++) pool.push(await createWebhook(sandbox, apiKey, { name: `Pool ${index}`, url: `https://pool.example.invalid/${index}` }));
+	for (let index = 0; index < POOL_SIZE; index++) pool.push(await existingWebhook({ url: sandbox.url, apiKey }, { name: `Pool ${index}`, url: `https://pool.example.invalid/${index}` }));
 	return (execution) =>
 		items(execution).map((item, index) => ({ tag: itemTag(execution, index), webhookId: pool[(item as PoolItem).record] ?? 'wh_missing' }));
 }
