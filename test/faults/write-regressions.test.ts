@@ -109,6 +109,20 @@ describe('Lead Create under Retry On Fail', () => {
 	});
 });
 
+describe('Lead Create retried from the executions list', () => {
+	it('H: a create ended "may exist" (the service slower than the search window), then the execution retried: while the contact is in doubt the retry looks and sends nothing', async () => {
+		const history = await replay({
+			first: [ana({ email: 'fresh' })],
+			node: settings({ maxTries: 2, lostLeadSearchSeconds: 180 }),
+			retried: true,
+			faults: [onFirstWrite({ kind: 'slow-commit', commitAfterMs: 240_000, gatewayTimeoutMs: 100_000 })],
+		});
+		expect(history.said(2)).toEqual([{ outcome: 'unknown' }]);
+		expect(history.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+		expect(leadsOf(history, 'e1i0')).toHaveLength(1);
+	});
+});
+
 describe('Lead Create with Skip If Exists', () => {
 	it('D: a new e-mail and the phone of an existing lead: the existing lead is returned, no second lead', async () => {
 		const history = await replay({

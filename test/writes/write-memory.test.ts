@@ -211,6 +211,20 @@ describe('a contact\'s turn and doubt', () => {
 		expect(await doubtAt()).toBeUndefined();
 	});
 
+	it('a create that does not wait leaves its doubt beside a holder, and another create settling does not clear it', async () => {
+		const { inContactTurn } = freshMemory();
+		const lost = { sentAt: Date.now(), sent: { name: 'Ana' }, windowMs: 180_000 };
+		let release!: () => void;
+		const holding = new Promise<void>((resolve) => (release = resolve));
+		// A create that looks first holds the contact; two that do not wait go beside it at once.
+		const holder = inContactTurn('account', ['email:ana'], async () => await holding);
+		await inContactTurn('account', ['email:ana'], async (turn) => turn.inDoubt(lost), false);
+		await inContactTurn('account', ['email:ana'], async (turn) => turn.settled(), false);
+		release();
+		await holder;
+		expect(await inContactTurn('account', ['email:ana'], async (turn) => turn.doubt)).toMatchObject(lost);
+	});
+
 	it('keeps at most 100,000 entries: past them, the oldest go first', async () => {
 		const { inContactTurn } = freshMemory();
 		const doubtOf = async (contact: number) => await inContactTurn('account', [`email:${contact}`], async (turn) => turn.doubt?.sent);

@@ -132,30 +132,32 @@ export interface ContactTurn<S> {
 }
 
 /**
- * Runs `task` holding the turn of every one of these contacts of the account, so that creates of one contact go one at a
- * time in this process. A doubt left when the task ends (or is stopped) lasts its window from then.
+ * Runs `task` with these contacts of the account: holding their turn when it `waits` (creates that look first go one at
+ * a time per contact in this process), else beside the holder. A doubt it leaves when it ends (or is stopped) lasts its
+ * window from then; settling clears only its own.
  */
-export async function inContactTurn<S, T>(account: string, keys: string[], task: (turn: ContactTurn<S>) => Promise<T>): Promise<T> {
+export async function inContactTurn<S, T>(account: string, keys: string[], task: (turn: ContactTurn<S>) => Promise<T>, waits = true): Promise<T> {
 	const ids = [...new Set(keys)].map((key) => JSON.stringify([account, key]));
 	const entries = ids.map((id) => contacts.get(id) ?? contacts.set(id, { until: Infinity, tail: Promise.resolve(), held: 0 }));
 	let release!: () => void;
 	const mine = new Promise<void>((resolve) => (release = resolve));
-	const before = entries.map((entry) => entry.tail);
-	for (const entry of entries) Object.assign(entry, { held: entry.held + 1, until: Infinity, tail: entry.tail.then(async () => await mine) });
-	let left: Doubt<S> | undefined;
+	const before = waits ? entries.map((entry) => entry.tail) : [];
+	for (const entry of entries) Object.assign(entry, { held: entry.held + 1, until: Infinity, tail: waits ? entry.tail.then(async () => await mine) : entry.tail });
+	let left: (Doubt<S> & { until: number }) | undefined;
 	try {
 		await Promise.all(before);
 		const doubts = entries.flatMap((entry) => (entry.doubt && entry.doubt.until > Date.now() ? [entry.doubt as Doubt<S> & { until: number }] : []));
 		const mark = (doubt?: Doubt<S>) => {
-			left = doubt;
-			for (const entry of entries) entry.doubt = doubt && { ...doubt, until: Infinity };
+			const own = left;
+			left = doubt && { ...doubt, until: Infinity };
+			for (const entry of entries) if (left || entry.doubt === own) entry.doubt = left;
 		};
 		return await task({ doubt: doubts.sort((a, b) => b.sentAt - a.sentAt)[0], inDoubt: mark, settled: () => mark(undefined) });
 	} finally {
 		const now = Date.now();
+		if (left) left.until = now + left.windowMs;
 		entries.forEach((entry, index) => {
 			entry.held -= 1;
-			if (left && entry.doubt?.until === Infinity) entry.doubt.until = now + left.windowMs;
 			entry.until = entry.held > 0 ? Infinity : (entry.doubt?.until ?? now);
 			if (entry.until <= now) contacts.delete(ids[index]);
 		});

@@ -45,10 +45,10 @@ type Create = Awaited<ReturnType<typeof createOf>>;
  */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const c = await createOf(this, i);
-	// Creates that look before sending (Skip If Exists, a retried execution) go one at a time per contact; others
-	// take no contact's turn, and leave none in doubt.
-	const turnOf = c.skipIfExists || this.getMode() === 'retry' ? c.lead.keys : [];
-	const inTurn = async (task: (turn: ContactTurn<SentLead>) => Promise<INodeExecutionData[]>) => await inContactTurn(c.account, turnOf, task);
+	// Creates that look before sending (Skip If Exists, a retried execution) go one at a time per contact; others go
+	// beside them. Every create whose outcome is not settled leaves its contacts in doubt for those that look first.
+	const looksFirst = c.skipIfExists || this.getMode() === 'retry';
+	const inTurn = async (task: (turn: ContactTurn<SentLead>) => Promise<INodeExecutionData[]>) => await inContactTurn(c.account, c.lead.keys, task, looksFirst);
 	return await writeOnce<Look>(this, i, {
 		send: async (sending) => await inTurn(async (turn) => await findOrSend(c, turn, sending)),
 		// An earlier try of this item sent it, its outcome unknown: look on, as it sent it; never send again.
@@ -66,6 +66,8 @@ async function findOrSend(c: Create, turn: ContactTurn<SentLead>, sending: (look
 			const dryRun = await guardWrite.call(c.context, { operation: 'Lead Create', itemIndex: c.i, request, noRequest: true, wouldReturn: existing, message });
 			return dryRun ?? settled(c, turn, existing, 'found');
 		}
+		// A retried execution takes the newest lead with every field sent as its own, an earlier create's or not.
+		if (existing) return settled(c, turn, existing, 'found');
 		known.push(...listed);
 		// An earlier create of this lead in this n8n may still be committed: look for it rather than send a second.
 		const { doubt } = turn;
@@ -74,7 +76,6 @@ async function findOrSend(c: Create, turn: ContactTurn<SentLead>, sending: (look
 			const tried = `an earlier execution in this n8n sent POST /leads for ${c.lead.contact} ${ago} s ago; its outcome is unknown, so this one did not send, and the contact stays in doubt for ${more} s more`;
 			return await lookFor(c, turn, { ...doubt, known }, [tried], false);
 		}
-		if (existing) return settled(c, turn, existing, 'found');
 	}
 	return (await guardWrite.call(c.context, { operation: 'Lead Create', itemIndex: c.i, request })) ?? (await send(c, turn, sending, known));
 }
