@@ -12,6 +12,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { executeWorkflow, registerNodeType } from '../../dev/harness';
 import { onControlledClock } from '../../dev/harness/clock';
 import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm, runToolForm } from '../../dev/harness/tool-form';
+import { spikeAcrossWorkers } from '../../dev/spike-model';
 import { resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox';
 import { formPost, inLine, prospectingNamed, startNode } from './support';
@@ -326,6 +327,27 @@ describe('the defects of a review, tried as users would (issue 56)', () => {
 		}
 	});
 
+	it('N5. two refused reads go again in the order they were first sent, not the other way round', async () => {
+		const sandbox = await sandboxWith({ windowSeconds: 3, readLimit: 1, dataset: { leads: 2 } });
+		// Another client of the key spends the window's one read.
+		const other = await new Promise<number | undefined>((resolve, reject) =>
+			http.get(`${sandbox.url}/api/v1/custom-fields?apiKey=${sandbox.apiKey}`, { agent: false }, (res) => resolve(res.resume().statusCode)).on('error', reject),
+		);
+		expect(other).toBe(200);
+		// Slow answers: the second read is on its way before the first one's refusal comes back.
+		sandbox.control.injectFault({ kind: 'latency', ms: 400 });
+		const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, readsPerWindow: 2, rateLimitWindowSeconds: 3 };
+		const read = async (limit: number) => await runWorkflow({ resource: 'lead', operation: 'getMany', returnAll: false, limit }, credential);
+		const first = read(1);
+		await new Promise((resolve) => setTimeout(resolve, 150));
+		const runs = await Promise.all([first, read(2)]);
+		expect(runs.map((run) => run.error?.message)).toEqual([undefined, undefined]);
+		const requests = sandbox.control.requests().slice(1);
+		expect(requests.map((request) => request.status)).toEqual([429, 429, 200, 200]);
+		// Each read's query tells it apart: they went again as they went first.
+		expect(requests.slice(2).map((request) => request.query)).toEqual(requests.slice(0, 2).map((request) => request.query));
+	}, 30_000);
+
 	it('N6. one key behind two base URLs has one budget: together they keep to its limit', async () => {
 		const sandbox = await sandboxWith({ windowSeconds: 60, readLimit: 2, dataset: { customFields: 1 } });
 		const port = new URL(sandbox.url).port;
@@ -344,6 +366,17 @@ describe('the defects of a review, tried as users would (issue 56)', () => {
 		expect(answer).not.toMatch(/Rate limit/);
 		expect(answer).toMatch(/connection|network|socket|reset|hang up/i);
 	}, 30_000);
+
+	it('Q. four workers of ten executions share a key with "n8n Processes Sharing This Key" left at 1: of 1,000 form posts none fails, every lead is created and added, and few calls are refused', async () => {
+		// The queue-mode spike on the rate budgets alone: 40 writes per 5 s window, headers on every answer, each call
+		// bounded by the default Max Rate Limit Wait of 300 s.
+		const options = { workers: 4, executions: 1000, windowMs: 5000, limit: 40, tripMs: [20, 100] as [number, number], processesStated: false, maxWaitMs: 300_000 };
+		const { result } = await onControlledClock(async () => await spikeAcrossWorkers(options));
+		expect(result.failedExecutions).toBe(0);
+		expect(result.callsPerWindow.reduce((sum, calls) => sum + calls, 0)).toBe(2 * 1000);
+		expect(result.refused).toBeLessThanOrEqual(50);
+		expect(result.longestHoldMs).toBeLessThanOrEqual(result.longestAskedMs);
+	}, 120_000);
 
 	it("7. lowered from ten reads to one, a credential's limit applies from the next call: with headers on every answer it waits for the window", async () => {
 		const sandbox = await sandboxWith({ dataset: { customFields: 1 } });
