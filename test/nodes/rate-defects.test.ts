@@ -237,11 +237,12 @@ it("7. a change of the credential's limits applies from the next call, under ste
 	const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, readsPerWindow: 1 };
 	const { elapsedMs } = await onControlledClock(async () => {
 		expect((await runWorkflow(listFields, credential)).error).toBeUndefined();
-		// The window's one read is spent; the credential now allows ten.
-		expect((await runWorkflow(listFields, { ...credential, readsPerWindow: 10 })).error).toBeUndefined();
+		// The window's one read is spent; the credential now allows ten. Two more reads: one read more than a pace of one
+		// may go while the budget does not know where windows end, so only the second shows the new limit applied.
+		for (let run = 0; run < 2; run++) expect((await runWorkflow(listFields, { ...credential, readsPerWindow: 10 })).error).toBeUndefined();
 	});
 	expect(elapsedMs).toBeLessThan(5000);
-	expect(sandbox.control.requests().map((request) => request.status)).toEqual([200, 200]);
+	expect(sandbox.control.requests().map((request) => request.status)).toEqual([200, 200, 200]);
 });
 
 it("8. a service clock 5 s ahead is read against the answer's Date: a walk across windows announced by their resets waits for each, not 5 s more", async () => {
