@@ -172,9 +172,10 @@ describe('rule 5: a spent window', () => {
 		expect(readyAt(answered({ status: 200, remaining: 0, resetAt: T + 6000 }, s, T, T).figures(), s, T)).toBe(T + 5000);
 		expect(readyAt(answered({ status: 200, remaining: 0 }, s, T, T).figures(), s, T)).toBe(T + 5000);
 		expect(readyAt(budget.figures(), s, T + 4000)).toBe(T + 4000);
-		// A window with some left holds nothing of its own; a 429's Remaining 0 holds no longer than its Retry-After.
+		// A window with some left holds nothing of its own; a 429's Remaining 0 holds no longer than its hold (rule 7).
 		expect(readyAt(answered({ status: 200, remaining: 99, resetAt: T + 4000 }, s, T, T).figures(), s, T)).toBe(T);
-		expect(readyAt(answered({ status: 429, remaining: 0, retryAfterMs: 1000, resetAt: T + 4000 }, s, T, T).figures(), s, T + 1000)).toBe(T + 1000);
+		const refused = answered({ status: 429, remaining: 0, retryAfterMs: 1000, resetAt: T + 4000 }, s, T, T).figures();
+		expect(readyAt(refused, s, refused.hold.until)).toBe(refused.hold.until);
 	});
 
 	it('holds no call of a later window for an earlier one\'s Remaining, nor for an answer of an ended window', () => {
@@ -337,11 +338,12 @@ describe('rule 9: the deadline', () => {
 
 	it('fails a call at once when a hold would keep it past the deadline, naming the wait and what holds', () => {
 		const budget = answered({ status: 429, retryAfterMs: 5000 }, settings(), T, T);
+		const heldMs = budget.figures().hold.until - T;
 		const behind = budget.enter();
 		const step = budget.next(behind, settings(), new Deadline(1000), T);
-		expect('tooLate' in step && step.tooLate).toMatchObject({ neededMs: 5000, heldBy: 'Retry-After', message: 'The rate limit allows this call in 5000 ms' });
+		expect('tooLate' in step && step.tooLate).toMatchObject({ neededMs: heldMs, heldBy: 'Retry-After', message: `The rate limit allows this call in ${heldMs} ms` });
 		// One whose hold fits waits for it.
-		expect(budget.next(behind, settings(), new Deadline(6000), T)).toEqual({ until: T + 5000 });
+		expect(budget.next(behind, settings(), new Deadline(heldMs + 1000), T)).toEqual({ until: T + heldMs });
 	});
 
 	it('as a tool, a call waiting behind others leaves at its deadline, saying it would go only after them', () => {
@@ -374,12 +376,13 @@ describe('rule 10: order and Stop', () => {
 		const [a, b] = [budget.start(first, T), budget.start(second, T)];
 		budget.settle(a, { status: 429, retryAfterMs: 1000 }, settings(), T + 10);
 		budget.settle(b, { status: 429, retryAfterMs: 1000 }, settings(), T + 20);
-		// Both go again: back before the third, in their first order.
+		// Both go again once the hold ends: back before the third, in their first order.
+		const after = budget.figures().hold.until;
 		budget.enter(b.place);
 		budget.enter(a.place);
-		expect(budget.next(third, settings(), workflow(), T + 2000)).toEqual({ until: Infinity });
-		expect(budget.next(b.place, settings(), workflow(), T + 2000)).toEqual({ until: Infinity });
-		expect(budget.next(a.place, settings(), workflow(), T + 2000)).toEqual({ go: true });
+		expect(budget.next(third, settings(), workflow(), after)).toEqual({ until: Infinity });
+		expect(budget.next(b.place, settings(), workflow(), after)).toEqual({ until: Infinity });
+		expect(budget.next(a.place, settings(), workflow(), after)).toEqual({ go: true });
 	});
 
 	it('sends calls in the order they came, on the clock, a refused call back at the head', async () => {
