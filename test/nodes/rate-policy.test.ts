@@ -8,7 +8,7 @@
 import { budgetKey } from '../../nodes/Prospecting/helpers/account';
 import { Deadline } from '../../nodes/Prospecting/transport/deadline';
 import { cancelSignal, leaveIfCancelled, pause } from '../../nodes/Prospecting/transport/pause';
-import { IDLE_WINDOWS, RateBudget, RateBudgets, RateWaitTooLong, callKind, getBudget, rateSettings, resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
+import { DEFAULT_LIMITS, DEFAULT_WINDOW_SECONDS, IDLE_WINDOWS, RateBudget, RateBudgets, RateWaitTooLong, callKind, getBudget, rateSettings, resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
 import {
 	DATE_RESOLUTION_MS,
 	IN_STEP_MS,
@@ -461,8 +461,8 @@ describe('rule 12: the budgets of a process', () => {
 		};
 		const spent = used('slow', slow, T);
 		used('fast', fast, T);
-		// Three of the fast key's windows later, it is dropped; the slow one is not, its answer still counts.
-		expect(budgets.budget('other', 'read', T + 3 * 1000 + 1000)).not.toBe(spent);
+		// IDLE_WINDOWS of the fast key's windows later, it is dropped; the slow one is not, its answer still counts.
+		expect(budgets.budget('other', 'read', T + IDLE_WINDOWS * 1000)).not.toBe(spent);
 		expect(budgets.size).toBe(2);
 		expect(budgets.budget('slow', 'read', T + IDLE_WINDOWS * 60_000 - 1)).toBe(spent);
 		expect(budgets.budget('slow', 'read', T + IDLE_WINDOWS * 60_000)).not.toBe(spent);
@@ -483,13 +483,13 @@ describe('rule 12: the budgets of a process', () => {
 	});
 
 	it('reads the credential afresh: its limits, window, processes and reset unit, documented values when unset or invalid', () => {
-		expect(rateSettings({}, 'read')).toEqual({ limit: 200, windowMs: 60_000, processes: 1, resetUnit: 'auto' });
-		expect(rateSettings({}, 'write').limit).toBe(100);
+		expect(rateSettings({}, 'read')).toEqual({ limit: DEFAULT_LIMITS.read, windowMs: DEFAULT_WINDOW_SECONDS * 1000, processes: 1, resetUnit: 'auto' });
+		expect(rateSettings({}, 'write').limit).toBe(DEFAULT_LIMITS.write);
 		const set = { readsPerWindow: 10, writesPerWindow: 5, rateLimitWindowSeconds: 0, clientsSharingKey: 2.7, rateLimitResetUnit: 'epochMs' };
 		expect(rateSettings(set, 'write')).toEqual({ limit: 5, windowMs: 0, processes: 2, resetUnit: 'epochMs' });
-		expect(rateSettings({ readsPerWindow: '', rateLimitResetUnit: 'hours' }, 'read')).toMatchObject({ limit: 200, resetUnit: 'auto' });
-		for (const value of [null, '', 'abc', 0, -5]) expect(rateSettings({ readsPerWindow: value, clientsSharingKey: value }, 'read')).toMatchObject({ limit: 200, processes: 1 });
-		for (const value of [-1, null, '', 'abc']) expect(rateSettings({ rateLimitWindowSeconds: value }, 'read').windowMs).toBe(60_000);
+		expect(rateSettings({ readsPerWindow: '', rateLimitResetUnit: 'hours' }, 'read')).toMatchObject({ limit: DEFAULT_LIMITS.read, resetUnit: 'auto' });
+		for (const value of [null, '', 'abc', 0, -5]) expect(rateSettings({ readsPerWindow: value, clientsSharingKey: value }, 'read')).toMatchObject({ limit: DEFAULT_LIMITS.read, processes: 1 });
+		for (const value of [-1, null, '', 'abc']) expect(rateSettings({ rateLimitWindowSeconds: value }, 'read').windowMs).toBe(DEFAULT_WINDOW_SECONDS * 1000);
 		expect(rateSettings({ readsPerWindow: '7', rateLimitWindowSeconds: '0' }, 'read')).toMatchObject({ limit: 7, windowMs: 0 });
 	});
 
