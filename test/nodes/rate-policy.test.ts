@@ -46,9 +46,11 @@ const httpDate = (ms: number) => new Date(ms).toUTCString();
 const workflow = () => new Deadline(300_000);
 const call = (at: number) => ({ at, place: 0 });
 
-/** A budget with one call sent at `at` and answered at `now` with `answer`. */
+/** A budget with one call sent at `at` and answered at `now` with `answer`, which ends it. */
 function answered(answer: RateAnswer, s: RateSettings, at = T, now = T + 100, budget = new RateBudget()): RateBudget {
-	budget.settle({ ...budget.start(budget.enter(), at), at }, answer, s, now);
+	const place = budget.enter();
+	budget.settle({ ...budget.start(place, at), at }, answer, s, now);
+	budget.end(place);
 	return budget;
 }
 
@@ -457,6 +459,7 @@ describe('rule 12: the budgets of a process', () => {
 			const budget = budgets.budget(key, 'read', at);
 			budget.next(budget.enter(), s, workflow(), at);
 			budget.settle(budget.start(0, at), { status: 200 }, s, at);
+			budget.end(0);
 			return budget;
 		};
 		const spent = used('slow', slow, T);
@@ -468,7 +471,7 @@ describe('rule 12: the budgets of a process', () => {
 		expect(budgets.budget('slow', 'read', T + IDLE_WINDOWS * 60_000)).not.toBe(spent);
 	});
 
-	it('is never dropped while it holds, waits or has a call on its way, or its window is spent', () => {
+	it('is never dropped while it holds, waits or has a call on its way or between its tries, or its window is spent', () => {
 		const held = answered({ status: 429, retryAfterMs: LONGEST_HOLD_MS }, settings(), T, T);
 		expect(held.isIdle(T + LONGEST_HOLD_MS - 1)).toBe(false);
 		const busy = new RateBudget();
@@ -479,6 +482,13 @@ describe('rule 12: the budgets of a process', () => {
 		expect(waiting.isIdle(T + 10 * UNKNOWN_WINDOW_MS)).toBe(false);
 		const spent = answered({ status: 200, remaining: 0 }, settings({ windowMs: 0 }), T, T);
 		expect(spent.isIdle(T + UNKNOWN_WINDOW_MS)).toBe(false);
+		// A read whose connection dropped waits before its next try, out of the queue: its budget stays until it ends.
+		const between = new RateBudget();
+		const read = between.enter();
+		between.settle(between.start(read, T), undefined, settings(), T);
+		expect(between.isIdle(T + 10 * UNKNOWN_WINDOW_MS)).toBe(false);
+		between.end(read);
+		expect(between.isIdle(T + 10 * UNKNOWN_WINDOW_MS)).toBe(true);
 		expect(new RateBudget().isIdle(T)).toBe(true);
 	});
 
