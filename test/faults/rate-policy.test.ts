@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 
 import { DATE_RESOLUTION_MS, LONGEST_HOLD_MS } from '../../nodes/Prospecting/transport/rateRules';
-import { simulate, type Happening, type Schedule } from './rate-model';
+import { simulate, type Happening, type Schedule, type Service } from './rate-model';
 import { isTruthful, schedules, sharedKeyLoads } from './rate-schedule';
 import { runSize } from './run-size';
 
@@ -116,6 +116,32 @@ describe('the rate policy on schedules that once broke it', () => {
 			changes: [],
 		};
 		invariants(schedule);
+	});
+
+	// Found by `npm run faults -- --only rate --runs 100000 --seed 5656`: a time on the clock of a service 5 s behind,
+	// without Date, read 4 s early, came before the one counted from now and held the key too short.
+	const twoReads = (service: Partial<Service>, first: [number, [number, number]], second: [number, [number, number]]): Schedule => ({
+		service: { windowMs: 60_000, limit: { read: 1, write: 5 }, windows: 'first-call', phaseMs: 0, headers: 'always', reset: 'epoch-seconds', retryAfter: 'seconds', clockSkewMs: -5000, sendsDate: false, ...service },
+		credentials: [{ key: 'k0', baseUrl: 'https://api.example.com', limit: { read: 1, write: 1 }, windowMs: 60_000, processes: 1, resetUnit: 'auto' }],
+		processes: 1,
+		calls: [
+			{ at: first[0], process: 0, credential: 0, kind: 'read', tripMs: first[1], tool: false, maxWaitMs: 0, drops: 0 },
+			{ at: second[0], process: 0, credential: 0, kind: 'read', tripMs: second[1], tool: true, maxWaitMs: 300_000, drops: 0 },
+		],
+		others: [],
+		changes: [],
+	});
+
+	it('a 429 whose epoch reset has already passed holds until its Retry-After in seconds: a service clock 5 s behind, without Date, refuses a read once, not twice', () => {
+		invariants(twoReads({}, [56_798, [203, 1]], [112_729, [184, 296]]));
+	});
+
+	it('a 429 whose epoch reset comes seconds before its Retry-After in seconds holds until its Retry-After: a service clock 5 s behind, headers only on 429, refuses a read once', () => {
+		invariants(twoReads({ headers: 'on-429' }, [57_798, [203, 1]], [112_729, [184, 296]]));
+	});
+
+	it('a 429 whose Retry-After date comes seconds before its reset in seconds holds until its reset: a service clock 5 s behind, without Date, refuses a read once', () => {
+		invariants(twoReads({ windows: 'clock', phaseMs: 14, headers: 'on-429', reset: 'delta-seconds', retryAfter: 'date' }, [119_783, [231, 1]], [165_173, [231, 107]]));
 	});
 });
 

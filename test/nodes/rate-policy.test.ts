@@ -301,6 +301,17 @@ describe('rule 8: the service\'s times', () => {
 		expect(read({ 'x-ratelimit-reset': String(T / 1000 + 20) }, settings({ resetUnit: 'secondsFromNow' })).resetAt).toBeUndefined();
 	});
 
+	it(`believes only the time counted from now where one is on the service's clock more than ${DATE_RESOLUTION_MS} ms from it`, () => {
+		// A service clock 5 s behind without Date: its epoch reset reads 5 s early, its Retry-After date too.
+		const early = String(Math.ceil((T + 6000 - 5000) / 1000));
+		expect(read({ 'retry-after': '6', 'x-ratelimit-reset': early })).toEqual({ status: 429, retryAfterMs: 6000 });
+		expect(read({ 'retry-after': httpDate(T + 1000), 'x-ratelimit-reset': '6' })).toEqual({ status: 429, resetAt: T + 6000 });
+		// Within a resolution (whole seconds either way) both are believed; both on the same clock or both from now too.
+		expect(read({ 'retry-after': '6', 'x-ratelimit-reset': String(T / 1000 + 6 - DATE_RESOLUTION_MS / 1000) })).toMatchObject({ retryAfterMs: 6000, resetAt: T + 6000 - DATE_RESOLUTION_MS });
+		expect(read({ 'retry-after': httpDate(T + 1000), 'x-ratelimit-reset': String(T / 1000 + 6) })).toMatchObject({ retryAfterMs: 1000, resetAt: T + 6000 });
+		expect(read({ 'retry-after': '1', 'x-ratelimit-reset': '6' })).toMatchObject({ retryAfterMs: 1000, resetAt: T + 6000 });
+	});
+
 	it('reads Retry-After as seconds or a date, and not at all as words', () => {
 		expect(read({ 'retry-after': '2' }).retryAfterMs).toBe(2000);
 		expect(read({ 'retry-after': '-3' }).retryAfterMs).toBe(0);

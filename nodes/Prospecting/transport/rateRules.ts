@@ -75,7 +75,9 @@ const numberOf = (raw?: string): number | undefined => (raw && Number.isFinite(N
 /**
  * [8] One answer's rate headers. Its times are read against its Date where that is a resolution or more from this
  * clock, and believed only from a resolution before it to a window and a resolution after: a reset in the
- * credential's unit, or in Auto the first unit that places it there; Retry-After in seconds or as a date.
+ * credential's unit, or in Auto the first unit that places it there; Retry-After in seconds or as a date. Where one
+ * counts from now (seconds) and the other is on the service's clock (a date, an epoch reset), more than a resolution
+ * apart, that clock is off by more than its Date shows: only the one from now is believed.
  */
 export function readRateAnswer(headers: Record<string, unknown> | undefined, status: number, now: number, settings: RateSettings): RateAnswer {
 	const read = (name: string) => String(headerValue(headers, name) ?? '').trim() || undefined;
@@ -84,11 +86,14 @@ export function readRateAnswer(headers: Record<string, unknown> | undefined, sta
 	const local = (at: number) => (at >= serviceNow - DATE_RESOLUTION_MS && at <= serviceNow + windowOf(settings) + DATE_RESOLUTION_MS ? at - serviceNow + now : undefined);
 	const answer: RateAnswer = { status, limit: numberOf(read('x-ratelimit-limit')), remaining: numberOf(read('x-ratelimit-remaining')) };
 	const [retryAfter, reset] = [read('retry-after'), numberOf(read('x-ratelimit-reset'))];
-	const retryAt = local(numberOf(retryAfter) !== undefined ? serviceNow + Math.max(0, Number(retryAfter)) * 1000 : Date.parse(String(retryAfter)));
-	if (retryAt !== undefined) answer.retryAfterMs = Math.max(0, retryAt - now);
+	const retryFromNow = numberOf(retryAfter) !== undefined;
+	const retryAt = local(retryFromNow ? serviceNow + Math.max(0, Number(retryAfter)) * 1000 : Date.parse(String(retryAfter)));
 	const times: Record<Unit, number> = { epochSeconds: Number(reset) * 1000, epochMs: Number(reset), secondsFromNow: serviceNow + Number(reset) * 1000 };
-	const unit = settings.resetUnit;
-	if (reset !== undefined) answer.resetAt = (unit === 'auto' ? Object.values(times) : [times[unit]]).map(local).find((at) => at !== undefined);
+	const unit = reset === undefined ? undefined : (settings.resetUnit === 'auto' ? (Object.keys(times) as Unit[]) : [settings.resetUnit]).find((u) => local(times[u]) !== undefined);
+	const resetAt = unit && local(times[unit]);
+	const apart = retryAt !== undefined && resetAt !== undefined && retryFromNow !== (unit === 'secondsFromNow') && Math.abs(retryAt - resetAt) > DATE_RESOLUTION_MS;
+	if (retryAt !== undefined && !(apart && !retryFromNow)) answer.retryAfterMs = Math.max(0, retryAt - now);
+	if (resetAt !== undefined && !(apart && retryFromNow)) answer.resetAt = resetAt;
 	return answer;
 }
 
