@@ -143,6 +143,28 @@ describe('the rate policy on schedules that once broke it', () => {
 	it('a 429 whose Retry-After date comes seconds before its reset in seconds holds until its reset: a service clock 5 s behind, without Date, refuses a read once', () => {
 		invariants(twoReads({ windows: 'clock', phaseMs: 14, headers: 'on-429', reset: 'delta-seconds', retryAfter: 'date' }, [119_783, [231, 1]], [165_173, [231, 107]]));
 	});
+
+	it('Remaining 0 without a reset spends the window a credential with a shorter window sees: two credentials of one key, 2 s and 60 s, draw no 429', () => {
+		// Found by the same run: the answer's window (2 s after it) ended before the one a 60 s credential's call had
+		// opened, so it was taken for an answer of an earlier window, and its Remaining 0 for nothing.
+		const credential = { key: 'k1', baseUrl: 'https://api.example.com', processes: 1, resetUnit: 'auto' as const };
+		const read = { process: 0, kind: 'read' as const, drops: 0 };
+		invariants({
+			service: { windowMs: 2000, limit: { read: 2, write: 5 }, windows: 'first-call', phaseMs: 0, headers: 'always', reset: 'none', retryAfter: 'words', clockSkewMs: -30_000, sendsDate: false },
+			credentials: [
+				{ ...credential, limit: { read: 1, write: 1 }, windowMs: 2000 },
+				{ ...credential, limit: { read: 2, write: 1 }, windowMs: 60_000 },
+			],
+			processes: 1,
+			calls: [
+				{ ...read, at: 183, credential: 1, tripMs: [214, 1], tool: false, maxWaitMs: 0 },
+				{ ...read, at: 2025, credential: 0, tripMs: [191, 26], tool: false, maxWaitMs: 5000 },
+				{ ...read, at: 2058, credential: 1, tripMs: [154, 22], tool: true, maxWaitMs: 300_000, stopAt: 11_551 },
+			],
+			others: [],
+			changes: [],
+		});
+	});
 });
 
 describe('the rate policy over random schedules', () => {

@@ -178,6 +178,14 @@ describe('rule 5: a spent window', () => {
 		expect(readyAt(answered({ status: 200, remaining: 99, resetAt: T + 4000 }, s, T, T).figures(), s, T)).toBe(T);
 		const refused = answered({ status: 429, remaining: 0, retryAfterMs: 1000, resetAt: T + 4000 }, s, T, T).figures();
 		expect(readyAt(refused, s, refused.hold.until)).toBe(refused.hold.until);
+		// Without a reset only a window after the answer bounds its end: one sooner than the window's (a credential of the
+		// key with a shorter window) is that window's, and Remaining 0 spends it until then.
+		const open = { end: T + 60_000, spent: false, own: 1, others: 0 };
+		expect(windowAfter(open, { status: 200, remaining: 0 }, 0, 2, settings({ windowMs: 2000 }), T)).toEqual({ end: T + 2000, spent: true, own: 2, others: 0 });
+		const shorter = answered({ status: 200, remaining: 1 }, settings({ limit: 2 }), T, T);
+		const earlier = shorter.figures().earlierWindows;
+		answered({ status: 200, remaining: 0 }, settings({ limit: 2, windowMs: 2000 }), T + 100, T + 200, shorter);
+		expect(shorter.figures()).toMatchObject({ window: { end: T + 2200, spent: true, own: 2 }, earlierWindows: earlier });
 	});
 
 	it('holds no call of a later window for an earlier one\'s Remaining, nor for an answer of an ended window', () => {

@@ -126,7 +126,8 @@ export class RateBudget {
 		if (reservation && answer.remaining !== undefined) {
 			const limit = answer.limit ?? (f.announcedLimit < Infinity ? f.announcedLimit : settings.limit);
 			const window = windowAfter(f.window, { ...answer, remaining: answer.remaining }, f.inFlight, limit, settings, now);
-			if (window.end !== f.window.end) f.earlierWindows = [f.window, ...f.earlierWindows].slice(0, WINDOWS_REMEMBERED);
+			// A window started afresh ends later; the same one may end sooner (rule 5), and stays the current one.
+			if (window.end > f.window.end) f.earlierWindows = [f.window, ...f.earlierWindows].slice(0, WINDOWS_REMEMBERED);
 			f.window = window;
 		}
 		if (answer.status !== 429) return void Object.assign(f.hold, { ms: 0, again: false });

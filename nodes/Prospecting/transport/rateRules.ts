@@ -110,13 +110,14 @@ export function holdAfterRefusal(answer: RateAnswer, settings: RateSettings, now
 
 /**
  * [5] [6] The window after an answer of this process that shows Remaining: one ending half a window or more later
- * starts afresh, one ending earlier is left as it was; a 2xx's Remaining 0 spends it (a 429 holds as rule 7 says);
+ * starts afresh, one its reset ends earlier is left as it was (without a reset, a window after the answer is only the
+ * latest the window ends: the sooner end holds); a 2xx's Remaining 0 spends it (a 429 holds as rule 7 says);
  * the other clients' calls are what the service counted beyond this process's answered calls and those on their way.
  */
 export function windowAfter(window: ServiceWindow, answer: RateAnswer & { remaining: number }, inFlight: number, limit: number, settings: RateSettings, now: number): ServiceWindow {
 	const end = Math.min(answer.resetAt ?? Infinity, now + windowOf(settings));
-	if (end < window.end - windowOf(settings) / 2) return window;
-	const next = end >= window.end + windowOf(settings) / 2 ? { end, spent: false, own: 0, others: 0 } : { ...window };
+	if (answer.resetAt !== undefined && end < window.end - windowOf(settings) / 2) return window;
+	const next = end >= window.end + windowOf(settings) / 2 ? { end, spent: false, own: 0, others: 0 } : { ...window, end: answer.resetAt === undefined ? Math.min(window.end, end) : window.end };
 	next.spent ||= answer.status !== 429 && answer.remaining <= 0;
 	next.own += answer.status === 429 ? 0 : 1;
 	next.others = Math.max(next.others, limit - answer.remaining - next.own - inFlight);
