@@ -144,6 +144,31 @@ describe('the rate policy on schedules that once broke it', () => {
 		invariants(twoReads({ windows: 'clock', phaseMs: 14, headers: 'on-429', reset: 'delta-seconds', retryAfter: 'date' }, [119_783, [231, 1]], [165_173, [231, 107]]));
 	});
 
+	it("a call answered less than a second before a window end read against a whole-second Date counts a window: a credential that cannot read the resets, headers on every answer, draws no 429", () => {
+		// Found by the same run: the end of a service 30 s behind, read against its Date, came 0.8 s late; a call counted
+		// in the next window but answered before that end was counted only until it, and one call too many went.
+		const credential = { baseUrl: 'https://api.example.com', processes: 1 };
+		const write = { process: 0, kind: 'write' as const, drops: 0 };
+		invariants({
+			service: { windowMs: 2000, limit: { read: 2, write: 3 }, windows: 'clock', phaseMs: 28_968, headers: 'always', reset: 'epoch-ms', retryAfter: 'none', clockSkewMs: -30_000, sendsDate: true },
+			credentials: [
+				{ ...credential, key: 'k1', limit: { read: 1, write: 1 }, windowMs: 2000, resetUnit: 'auto' },
+				{ ...credential, key: 'k0', limit: { read: 1, write: 1 }, windowMs: 2000, resetUnit: 'auto' },
+				{ ...credential, key: 'k1', limit: { read: 1, write: 3 }, windowMs: 2000, resetUnit: 'secondsFromNow' },
+			],
+			processes: 1,
+			calls: [
+				{ ...write, at: 494, credential: 0, tripMs: [166, 188], tool: true, maxWaitMs: 30_000, stopAt: 590 },
+				{ ...write, at: 726, credential: 2, tripMs: [242, 148], tool: false, maxWaitMs: 0 },
+				{ ...write, at: 726, credential: 0, tripMs: [1, 1], tool: false, maxWaitMs: 0 },
+				{ ...write, at: 2142, credential: 2, tripMs: [242, 148], tool: false, maxWaitMs: 0 },
+				{ ...write, at: 2531, credential: 2, tripMs: [242, 148], tool: false, maxWaitMs: 1000, stopAt: 8252 },
+			],
+			others: [],
+			changes: [],
+		});
+	});
+
 	it('Remaining 0 without a reset spends the window a credential with a shorter window sees: two credentials of one key, 2 s and 60 s, draw no 429', () => {
 		// Found by the same run: the answer's window (2 s after it) ended before the one a 60 s credential's call had
 		// opened, so it was taken for an answer of an earlier window, and its Remaining 0 for nothing.

@@ -60,9 +60,13 @@ export function readyAt(figures: BudgetFigures, settings: RateSettings, now: num
 	return counted.length + inFlight < allowed ? now : counted[counted.length + inFlight - allowed];
 }
 
-/** [2] [3] An answered call counts a window after its answer (0: not at all), or until its reset or a known end before. */
+/**
+ * [2] [3] An answered call counts a window after its answer (0: not at all), or until its reset or a known end a
+ * resolution or more after it, where sooner: an end read in whole seconds may be that late, and a call answered
+ * closer to it may have been counted in the next window.
+ */
 export function countedUntil(answer: RateAnswer | undefined, settings: RateSettings, windowEnd: number, now: number): number {
-	const end = answer?.resetAt ?? (windowEnd > now ? windowEnd : Infinity);
+	const end = answer?.resetAt ?? (windowEnd >= now + DATE_RESOLUTION_MS ? windowEnd : Infinity);
 	return Math.min(end, settings.windowMs > 0 || end === Infinity ? now + settings.windowMs : Infinity);
 }
 
