@@ -35,9 +35,13 @@ function endsReadable(schedule: Schedule): boolean {
 	return unitOf(schedule) !== undefined && !resetsReadEarly(schedule) && schedule.credentials.every((c) => c.resetUnit === 'auto' || c.resetUnit === unitOf(schedule));
 }
 
-/** Whether each 429 tells how long to wait in a form a budget reads. */
+/**
+ * Whether each 429 tells how long to wait in a form a budget reads, and no epoch reset read early by less than a
+ * resolution comes before it: a Retry-After in seconds, rounded up, cannot tell that clock apart from an exact one.
+ */
 function refusalsReadable(schedule: Schedule): boolean {
 	const { retryAfter, clockSkewMs, sendsDate } = schedule.service;
+	if (resetsReadEarly(schedule) && clockSkewMs > -DATE_RESOLUTION_MS) return false;
 	return retryAfter === 'seconds' || (retryAfter === 'date' && (clockSkewMs === 0 || (sendsDate && Math.abs(clockSkewMs) >= 1000))) || endsReadable(schedule);
 }
 
