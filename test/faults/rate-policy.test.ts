@@ -173,6 +173,29 @@ describe('the rate policy on schedules that once broke it', () => {
 		});
 	});
 
+	it('a call answered less than two seconds before a window end read against a whole-second Date counts a window: a reset rounded up and a Date rounded down, headers on every answer, draw no 429', () => {
+		// Found by `npm run faults -- --only rate --runs 100000 --seed 777`: the end, read 1 s late, let a call of a
+		// credential that cannot read the resets count only until it, though the service counted it in the next window.
+		const credential = { key: 'k1', baseUrl: 'https://api.example.com', limit: { read: 2, write: 1 }, windowMs: 60_000, processes: 1 };
+		const read = { process: 0, kind: 'read' as const, tripMs: [1, 1] as [number, number], tool: false, maxWaitMs: 0, drops: 0 };
+		invariants({
+			service: { windowMs: 60_000, limit: { read: 2, write: 1 }, windows: 'clock', phaseMs: 4176, headers: 'always', reset: 'epoch-seconds', retryAfter: 'none', clockSkewMs: -5000, sendsDate: true },
+			credentials: [
+				{ ...credential, resetUnit: 'auto' },
+				{ ...credential, resetUnit: 'secondsFromNow' },
+			],
+			processes: 1,
+			calls: [
+				{ ...read, at: 4175, credential: 0 },
+				{ ...read, at: 64_140, credential: 1, tripMs: [36, 1] },
+				{ ...read, at: 73_021, credential: 0 },
+				{ ...read, at: 73_022, credential: 0 },
+			],
+			others: [],
+			changes: [],
+		});
+	});
+
 	it('Remaining 0 without a reset spends the window a credential with a shorter window sees: two credentials of one key, 2 s and 60 s, draw no 429', () => {
 		// Found by the same run: the answer's window (2 s after it) ended before the one a 60 s credential's call had
 		// opened, so it was taken for an answer of an earlier window, and its Remaining 0 for nothing.

@@ -84,13 +84,14 @@ describe('rule 2: calls counted', () => {
 		expect(readyAt(paced({ countedUntil: [T, T + 1, T + 1] }), settings(), T)).toBe(T);
 	});
 
-	it(`counts an answer a window after it, or until its reset or an end known to come ${DATE_RESOLUTION_MS} ms or more after it where sooner; with window 0 only until its reset`, () => {
+	it(`counts an answer a window after it, or until its reset or an end known to come ${2 * DATE_RESOLUTION_MS} ms or more after it where sooner; with window 0 only until its reset`, () => {
 		expect(countedUntil({ status: 200 }, settings(), 0, T)).toBe(T + 60_000);
 		expect(countedUntil({ status: 200, resetAt: T + 5000 }, settings(), 0, T)).toBe(T + 5000);
 		expect(countedUntil({ status: 200 }, settings(), T + 7000, T)).toBe(T + 7000);
-		// An end read in whole seconds may be that late: a call answered closer to it may be of the next window.
-		expect(countedUntil({ status: 200 }, settings(), T + DATE_RESOLUTION_MS, T)).toBe(T + DATE_RESOLUTION_MS);
-		expect(countedUntil({ status: 200 }, settings(), T + DATE_RESOLUTION_MS - 1, T)).toBe(T + 60_000);
+		// A reset in whole seconds read against a Date in whole seconds may end that late: a call answered closer to it
+		// may be of the next window.
+		expect(countedUntil({ status: 200 }, settings(), T + 2 * DATE_RESOLUTION_MS, T)).toBe(T + 2 * DATE_RESOLUTION_MS);
+		expect(countedUntil({ status: 200 }, settings(), T + 2 * DATE_RESOLUTION_MS - 1, T)).toBe(T + 60_000);
 		// Its own reset wins over an end known before: a reset rounded up may be of the window before its call's.
 		expect(countedUntil({ status: 200, resetAt: T + 9000 }, settings(), T + 7000, T)).toBe(T + 9000);
 		expect(countedUntil({ status: 200 }, settings(), T - 1, T)).toBe(T + 60_000);

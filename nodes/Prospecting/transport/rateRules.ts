@@ -61,12 +61,12 @@ export function readyAt(figures: BudgetFigures, settings: RateSettings, now: num
 }
 
 /**
- * [2] [3] An answered call counts a window after its answer (0: not at all), or until its reset or a known end a
- * resolution or more after it, where sooner: an end read in whole seconds may be that late, and a call answered
- * closer to it may have been counted in the next window.
+ * [2] [3] An answered call counts a window after its answer (0: not at all), or until its reset or a known end two
+ * resolutions or more after it, where sooner: a reset in whole seconds read against a Date in whole seconds may end
+ * that late, and a call answered closer to it may have been counted in the next window.
  */
 export function countedUntil(answer: RateAnswer | undefined, settings: RateSettings, windowEnd: number, now: number): number {
-	const end = answer?.resetAt ?? (windowEnd >= now + DATE_RESOLUTION_MS ? windowEnd : Infinity);
+	const end = answer?.resetAt ?? (windowEnd >= now + 2 * DATE_RESOLUTION_MS ? windowEnd : Infinity);
 	return Math.min(end, settings.windowMs > 0 || end === Infinity ? now + settings.windowMs : Infinity);
 }
 
