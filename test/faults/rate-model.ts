@@ -208,7 +208,7 @@ export function simulate(schedule: Schedule): { history: Happening[]; registries
 		const before = budgetsSeen.get(id);
 		if (before && before !== budget) {
 			const { hold, inFlight, countedUntil, window } = before.figures();
-			const counting = countedUntil.some((until) => until > t) || (window.spent && window.end > t);
+			const counting = countedUntil.some((until) => until > t) || window.spentUntil > t;
 			const holding = hold.until > t || inFlight > 0 || counting || [...active].some((other) => other.budget === before);
 			history.push({ t, what: 'swept', process, key, kind, holding });
 		}

@@ -196,6 +196,50 @@ describe('the rate policy on schedules that once broke it', () => {
 		});
 	});
 
+	it("Remaining 0 without a reset spends the window a window after its answer, not until an earlier answer's end: a credential that cannot read the resets draws no 429", () => {
+		// Found by `npm run faults -- --only rate --runs 100000 --seed 777`: three answers of one credential without a reset
+		// were taken for one window, which the first one's answer ended, though the last two were of the next.
+		const credential = { key: 'k1', baseUrl: 'https://api.example.com', limit: { read: 2, write: 1 }, windowMs: 60_000, processes: 1 };
+		const read = { process: 0, kind: 'read' as const, tripMs: [1, 1] as [number, number], tool: false, maxWaitMs: 0, drops: 0 };
+		invariants({
+			service: { windowMs: 60_000, limit: { read: 2, write: 1 }, windows: 'clock', phaseMs: 4176, headers: 'always', reset: 'epoch-seconds', retryAfter: 'none', clockSkewMs: -5000, sendsDate: true },
+			credentials: [
+				{ ...credential, resetUnit: 'auto' },
+				{ ...credential, resetUnit: 'secondsFromNow' },
+			],
+			processes: 1,
+			calls: [
+				{ ...read, at: 43_439, credential: 1 },
+				{ ...read, at: 64_140, credential: 1, tripMs: [36, 1] },
+				{ ...read, at: 73_022, credential: 1, tripMs: [118, 300], tool: true, stopAt: 82_730 },
+				{ ...read, at: 73_022, credential: 0 },
+			],
+			others: [],
+			changes: [],
+		});
+	});
+
+	it('Remaining 0 without a reset stays spent when a later answer without one, of a longer credential window, seems to open another: no 429', () => {
+		// Found by `npm run faults -- --only rate --runs 100000 --seed 777`: the older answer of a 2 s credential came after
+		// a 1 s credential's Remaining 0 and made a window ending later, which started afresh, not spent.
+		const read = { process: 0, kind: 'read' as const, drops: 0 };
+		invariants({
+			service: { windowMs: 1000, limit: { read: 2, write: 2 }, windows: 'first-call', phaseMs: 0, headers: 'always', reset: 'delta-seconds', retryAfter: 'none', clockSkewMs: 400, sendsDate: false },
+			credentials: [
+				{ key: 'k0', baseUrl: 'https://api.example.com', limit: { read: 2, write: 1 }, windowMs: 1000, processes: 1, resetUnit: 'epochMs' },
+				{ key: 'k0', baseUrl: 'https://api.example.com', limit: { read: 1, write: 1 }, windowMs: 2000, processes: 1, resetUnit: 'epochSeconds' },
+			],
+			processes: 1,
+			calls: [
+				{ ...read, at: 958, credential: 1, tripMs: [197, 264], tool: false, maxWaitMs: 1000, stopAt: 1985 },
+				{ ...read, at: 958, credential: 0, tripMs: [197, 1], tool: false, maxWaitMs: 0 },
+				{ ...read, at: 1851, credential: 0, tripMs: [54, 68], tool: true, maxWaitMs: 0, stopAt: 4434 },
+			],
+			others: [],
+			changes: [],
+		});
+	});
+
 	it('Remaining 0 without a reset spends the window a credential with a shorter window sees: two credentials of one key, 2 s and 60 s, draw no 429', () => {
 		// Found by the same run: the answer's window (2 s after it) ended before the one a 60 s credential's call had
 		// opened, so it was taken for an answer of an earlier window, and its Remaining 0 for nothing.

@@ -36,7 +36,7 @@ const figures = (more: Partial<BudgetFigures> = {}): BudgetFigures => ({
 	inStepUntil: 0,
 	hold: { until: 0, ms: 0, by: 'doubling', again: false },
 	announcedLimit: Infinity,
-	window: { end: 0, spent: false, own: 0, others: 0 },
+	window: { end: 0, spentUntil: 0, own: 0, others: 0 },
 	earlierWindows: [],
 	...more,
 });
@@ -182,20 +182,23 @@ describe('rule 5: a spent window', () => {
 		expect(readyAt(answered({ status: 200, remaining: 99, resetAt: T + 4000 }, s, T, T).figures(), s, T)).toBe(T);
 		const refused = answered({ status: 429, remaining: 0, retryAfterMs: 1000, resetAt: T + 4000 }, s, T, T).figures();
 		expect(readyAt(refused, s, refused.hold.until)).toBe(refused.hold.until);
-		// Without a reset only a window after the answer bounds its end: one sooner than the window's (a credential of the
-		// key with a shorter window) is that window's, and Remaining 0 spends it until then.
-		const open = { end: T + 60_000, spent: false, own: 1, others: 0 };
-		expect(windowAfter(open, { status: 200, remaining: 0 }, 0, 2, settings({ windowMs: 2000 }), T)).toEqual({ end: T + 2000, spent: true, own: 2, others: 0 });
+		// Without a reset Remaining 0 spends the window a window after the answer, whatever end an earlier answer made:
+		// sooner for a credential of the key with a shorter window, later for an answer of a later service window.
+		const open = { end: T + 60_000, spentUntil: 0, own: 1, others: 0 };
+		expect(windowAfter(open, { status: 200, remaining: 0 }, 0, 2, settings({ windowMs: 2000 }), T)).toEqual({ end: T + 60_000, spentUntil: T + 2000, own: 2, others: 0 });
+		expect(windowAfter({ ...open, end: T + 30_000 }, { status: 200, remaining: 0 }, 0, 2, settings(), T - 1000)).toMatchObject({ end: T + 30_000, spentUntil: T + 59_000 });
+		// Nor does an answer without one end a spent window by seeming to open another.
+		expect(windowAfter({ ...open, spentUntil: T + 2000 }, { status: 200, remaining: 1 }, 0, 2, settings(), T + 31_000)).toEqual({ end: T + 91_000, spentUntil: T + 2000, own: 1, others: 0 });
 		const shorter = answered({ status: 200, remaining: 1 }, settings({ limit: 2 }), T, T);
 		const earlier = shorter.figures().earlierWindows;
 		answered({ status: 200, remaining: 0 }, settings({ limit: 2, windowMs: 2000 }), T + 100, T + 200, shorter);
-		expect(shorter.figures()).toMatchObject({ window: { end: T + 2200, spent: true, own: 2 }, earlierWindows: earlier });
+		expect(shorter.figures()).toMatchObject({ window: { spentUntil: T + 2200, own: 2 }, earlierWindows: earlier });
 	});
 
 	it('holds no call of a later window for an earlier one\'s Remaining, nor for an answer of an ended window', () => {
 		const s = settings({ limit: 100, windowMs: 5000 });
-		const window = { end: T + 5000, spent: true, own: 3, others: 0 };
-		expect(windowAfter(window, { status: 200, remaining: 10, resetAt: T + 10_000 }, 0, 100, s, T + 5100)).toEqual({ end: T + 10_000, spent: false, own: 1, others: 89 });
+		const window = { end: T + 5000, spentUntil: T + 5000, own: 3, others: 0 };
+		expect(windowAfter(window, { status: 200, remaining: 10, resetAt: T + 10_000 }, 0, 100, s, T + 5100)).toEqual({ end: T + 10_000, spentUntil: 0, own: 1, others: 89 });
 		expect(windowAfter(window, { status: 200, remaining: 10, resetAt: T - 1000 }, 0, 100, s, T)).toBe(window);
 		// Within half a window (a reset in whole seconds moves), the same window.
 		expect(windowAfter(window, { status: 200, remaining: 10, resetAt: T + 7000 }, 0, 100, s, T)).toMatchObject({ end: T + 5000, own: 4 });
@@ -206,20 +209,20 @@ describe('rule 6: other clients', () => {
 	const s = settings({ limit: 40, windowMs: 5000 });
 
 	it("counts other clients' calls: what the service counted beyond this process's answered calls and those on their way", () => {
-		let window = { end: 0, spent: false, own: 0, others: 0 };
+		let window = { end: 0, spentUntil: 0, own: 0, others: 0 };
 		window = windowAfter(window, { status: 200, remaining: 30, resetAt: T + 5000 }, 2, 40, s, T);
-		expect(window).toEqual({ end: T + 5000, spent: false, own: 1, others: 7 });
+		expect(window).toEqual({ end: T + 5000, spentUntil: 0, own: 1, others: 7 });
 		// A refusal shows the window full; its own call was not counted, and its hold, not the window, waits it out.
 		window = windowAfter(window, { status: 429, remaining: 0, resetAt: T + 5000 }, 0, 40, s, T);
-		expect(window).toMatchObject({ own: 1, others: 39, spent: false });
+		expect(window).toMatchObject({ own: 1, others: 39, spentUntil: 0 });
 	});
 
 	it('takes its part of the limit from this window, or the lowest of the windows before it', () => {
-		expect(paceOf(figures({ window: { end: T, spent: false, own: 10, others: 30 } }), s)).toBe(10);
-		expect(paceOf(figures({ window: { end: T, spent: false, own: 0, others: 30 } }), s)).toBe(40);
-		expect(paceOf(figures({ earlierWindows: [{ end: T, spent: false, own: 10, others: 10 }, { end: T, spent: false, own: 6, others: 34 }] }), s)).toBe(6);
+		expect(paceOf(figures({ window: { end: T, spentUntil: 0, own: 10, others: 30 } }), s)).toBe(10);
+		expect(paceOf(figures({ window: { end: T, spentUntil: 0, own: 0, others: 30 } }), s)).toBe(40);
+		expect(paceOf(figures({ earlierWindows: [{ end: T, spentUntil: 0, own: 10, others: 10 }, { end: T, spentUntil: 0, own: 6, others: 34 }] }), s)).toBe(6);
 		// With the processes stated, the lower of the two.
-		expect(paceOf(figures({ earlierWindows: [{ end: T, spent: false, own: 30, others: 10 }] }), settings({ limit: 40, processes: 4 }))).toBe(10);
+		expect(paceOf(figures({ earlierWindows: [{ end: T, spentUntil: 0, own: 30, others: 10 }] }), settings({ limit: 40, processes: 4 }))).toBe(10);
 	});
 
 	it(`remembers the ${WINDOWS_REMEMBERED} windows before the current one, and forgets older ones`, () => {

@@ -36,7 +36,7 @@ export class RateBudget {
 	private windowMs = DEFAULT_WINDOW_SECONDS * 1000;
 	private readonly state: BudgetFigures = {
 		...{ inFlight: 0, countedUntil: [], windowEnd: 0, inStepUntil: 0, announcedLimit: Infinity, earlierWindows: [] },
-		...{ hold: { until: 0, ms: 0, by: 'doubling', again: false }, window: { end: 0, spent: false, own: 0, others: 0 } },
+		...{ hold: { until: 0, ms: 0, by: 'doubling', again: false }, window: { end: 0, spentUntil: 0, own: 0, others: 0 } },
 	};
 
 	figures = (): Readonly<BudgetFigures> => this.state;
@@ -126,8 +126,7 @@ export class RateBudget {
 		if (reservation && answer.remaining !== undefined) {
 			const limit = answer.limit ?? (f.announcedLimit < Infinity ? f.announcedLimit : settings.limit);
 			const window = windowAfter(f.window, { ...answer, remaining: answer.remaining }, f.inFlight, limit, settings, now);
-			// A window started afresh ends later; the same one may end sooner (rule 5), and stays the current one.
-			if (window.end > f.window.end) f.earlierWindows = [f.window, ...f.earlierWindows].slice(0, WINDOWS_REMEMBERED);
+			if (window.end !== f.window.end) f.earlierWindows = [f.window, ...f.earlierWindows].slice(0, WINDOWS_REMEMBERED);
 			f.window = window;
 		}
 		if (answer.status !== 429) return void Object.assign(f.hold, { ms: 0, again: false });
@@ -141,7 +140,7 @@ export class RateBudget {
 	/** [12] Every call of it ended, and no hold, window or answer it knows has mattered for `IDLE_WINDOWS` of its windows. */
 	isIdle(now: number): boolean {
 		const { countedUntil, inFlight, hold, window } = this.state;
-		const mattersUntil = Math.max(hold.until, window.end, countedUntil[countedUntil.length - 1] ?? 0);
+		const mattersUntil = Math.max(hold.until, window.end, window.spentUntil, countedUntil[countedUntil.length - 1] ?? 0);
 		return this.unended.size === 0 && inFlight === 0 && now - mattersUntil >= this.windowMs * (IDLE_WINDOWS - 1);
 	}
 }

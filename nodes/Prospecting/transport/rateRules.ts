@@ -6,8 +6,8 @@ import { headerValue } from '../helpers/headers';
 export interface RateSettings { limit: number; windowMs: number; processes: number; resetUnit: 'auto' | Unit }
 type Unit = 'epochSeconds' | 'epochMs' | 'secondsFromNow';
 export type HoldReason = 'Retry-After' | 'X-RateLimit-Reset' | 'doubling';
-/** [5] [6] A window of the service as answers tell it: its end, whether it is spent, own and other clients' calls. */
-export interface ServiceWindow { end: number; spent: boolean; own: number; others: number }
+/** [5] [6] A window of the service as answers tell it: its end, until when it is spent (0: not), own and other clients' calls. */
+export interface ServiceWindow { end: number; spentUntil: number; own: number; others: number }
 
 /** What a budget knows; only the budget changes it. */
 export interface BudgetFigures {
@@ -54,7 +54,7 @@ export function readyAt(figures: BudgetFigures, settings: RateSettings, now: num
 	if (now < hold.until) return hold.until;
 	const pace = paceOf(figures, settings);
 	if (inFlight >= (hold.again ? 1 : pace)) return Infinity;
-	if (window.spent && now < window.end) return window.end;
+	if (now < window.spentUntil) return window.spentUntil;
 	const counted = figures.countedUntil.filter((until) => until > now);
 	const allowed = Math.max(figures.windowEnd, figures.inStepUntil) > now || inFlight > 0 ? pace : pace + 1;
 	return counted.length + inFlight < allowed ? now : counted[counted.length + inFlight - allowed];
@@ -114,15 +114,18 @@ export function holdAfterRefusal(answer: RateAnswer, settings: RateSettings, now
 
 /**
  * [5] [6] The window after an answer of this process that shows Remaining: one ending half a window or more later
- * starts afresh, one its reset ends earlier is left as it was (without a reset, a window after the answer is only the
- * latest the window ends: the sooner end holds); a 2xx's Remaining 0 spends it (a 429 holds as rule 7 says);
- * the other clients' calls are what the service counted beyond this process's answered calls and those on their way.
+ * starts afresh, one its reset ends earlier is left as it was (without a reset no answer tells it is of an earlier
+ * window, nor ends a spent one); a 2xx's Remaining 0 spends it until its end, or without a reset a window after the
+ * answer (a 429 holds as rule 7 says); the other clients' calls are what the service counted beyond this process's answered calls and those
+ * on their way.
  */
 export function windowAfter(window: ServiceWindow, answer: RateAnswer & { remaining: number }, inFlight: number, limit: number, settings: RateSettings, now: number): ServiceWindow {
 	const end = Math.min(answer.resetAt ?? Infinity, now + windowOf(settings));
 	if (answer.resetAt !== undefined && end < window.end - windowOf(settings) / 2) return window;
-	const next = end >= window.end + windowOf(settings) / 2 ? { end, spent: false, own: 0, others: 0 } : { ...window, end: answer.resetAt === undefined ? Math.min(window.end, end) : window.end };
-	next.spent ||= answer.status !== 429 && answer.remaining <= 0;
+	// Without a reset, a window after the answer is only the latest it ends: a spent window stays spent as long.
+	const spentUntil = answer.resetAt === undefined ? window.spentUntil : 0;
+	const next = end >= window.end + windowOf(settings) / 2 ? { end, spentUntil, own: 0, others: 0 } : { ...window };
+	if (answer.status !== 429 && answer.remaining <= 0) next.spentUntil = Math.max(next.spentUntil, answer.resetAt !== undefined ? next.end : end);
 	next.own += answer.status === 429 ? 0 : 1;
 	next.others = Math.max(next.others, limit - answer.remaining - next.own - inFlight);
 	return next;
