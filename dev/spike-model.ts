@@ -8,7 +8,7 @@
  * reports it over many seeds, trip lengths and workers at unequal paces.
  */
 import { Deadline } from '../nodes/Prospecting/transport/deadline';
-import { RateBudget } from '../nodes/Prospecting/transport/rateBudget';
+import { RateBudget, RateWaitTooLong } from '../nodes/Prospecting/transport/rateBudget';
 import { readRateAnswer, type RateSettings } from '../nodes/Prospecting/transport/rateRules';
 
 export interface SpikeModelOptions {
@@ -43,6 +43,11 @@ export interface SpikeModelOptions {
 	seed?: number;
 	/** Whether the credential states how many workers share the key (n8n Processes Sharing This Key); true by default. */
 	processesStated?: boolean;
+	/**
+	 * Each call's Max Rate Limit Wait in a workflow: a call that a 429's hold would keep longer fails, and its execution
+	 * with it (its lead not created, or not added to the routine). None by default: every call waits as long as it takes.
+	 */
+	maxWaitMs?: number;
 }
 
 export interface SpikeModelResult {
@@ -63,6 +68,8 @@ export interface SpikeModelResult {
 	refusedPerWindow: number[];
 	longestHoldMs: number;
 	longestAskedMs: number;
+	/** Executions that failed: a call of theirs was held past its Max Rate Limit Wait. */
+	failedExecutions: number;
 }
 
 /** A small deterministic generator of whole numbers from `min` to `max`, so a run's trips are the same every time. */
@@ -88,7 +95,7 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 	let refused = 0;
 	const refusedPerWorkerWindow = new Map<string, number>();
 	const refusedPerWindow: number[] = [];
-	let [longestHoldMs, longestAskedMs] = [0, 0];
+	let [longestHoldMs, longestAskedMs, failedExecutions] = [0, 0, 0];
 	const firstCallMs = new Map<string, number>();
 	let left = executions;
 	const serve = (worker: number) => {
@@ -127,8 +134,8 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 		const settings: RateSettings = { limit, windowMs, processes: options.processesStated === false ? 1 : workers, resetUnit: 'auto' };
 		const budget = new RateBudget();
 		const call = async () => {
-			// A workflow's call: its turn is never bounded, and the service's waits here always fit.
-			const deadline = new Deadline(Infinity);
+			// A workflow's call: its turn is never bounded, its holds by its Max Rate Limit Wait.
+			const deadline = new Deadline(options.maxWaitMs ?? Infinity);
 			for (let place = budget.enter(); ; ) {
 				const reservation = await budget.acquire(settings, deadline, undefined, place);
 				place = reservation.place;
@@ -147,8 +154,13 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 			while (left > 0) {
 				left -= 1;
 				if (left === 0) lastStartedIn = window.index;
-				await call(); // Lead Create
-				await call(); // Routine Add Lead
+				try {
+					await call(); // Lead Create
+					await call(); // Routine Add Lead
+				} catch (error) {
+					if (!(error instanceof RateWaitTooLong)) throw error;
+					failedExecutions += 1;
+				}
 			}
 		};
 		await Promise.all(Array.from({ length: concurrency }, slot));
@@ -170,5 +182,6 @@ export async function spikeAcrossWorkers(options: SpikeModelOptions): Promise<Sp
 		refusedPerWindow: Array.from(callsPerWindow, (_, index) => refusedPerWindow[index] ?? 0),
 		longestHoldMs,
 		longestAskedMs,
+		failedExecutions,
 	};
 }

@@ -208,8 +208,8 @@ export function simulate(schedule: Schedule): { history: Happening[]; registries
 		const before = budgetsSeen.get(id);
 		if (before && before !== budget) {
 			const { hold, inFlight, countedUntil, window } = before.figures();
-			const counting = countedUntil.some((until) => until > t) || (window.spent && window.end > t);
-			const holding = hold.until > t || inFlight > 0 || counting || [...waiting].some((other) => other.budget === before);
+			const counting = countedUntil.some((until) => until > t) || window.spentUntil > t;
+			const holding = hold.until > t || inFlight > 0 || counting || [...active].some((other) => other.budget === before);
 			history.push({ t, what: 'swept', process, key, kind, holding });
 		}
 		budgetsSeen.set(id, budget);
@@ -227,7 +227,7 @@ export function simulate(schedule: Schedule): { history: Happening[]; registries
 		history.push(happening);
 		waiting.delete(run);
 		active.delete(run);
-		run.budget.leave(run.place);
+		run.budget.end(run.place);
 	};
 
 	const send = (run: Running, reservation: Reservation, t: number) => {

@@ -20,13 +20,16 @@ const service: fc.Arbitrary<Service> = fc.record({
 	sendsDate: fc.boolean(),
 });
 
-/** A credential of key 0 or 1 behind one of three base URLs (one key behind two of them), its settings any or the service's. */
+/**
+ * A credential of key 0 or 1 behind one of three base URLs (one key behind two of them), its settings any (a window
+ * shorter than a read's waits between its tries among them) or the service's.
+ */
 const credential = (truthful: Service | undefined): fc.Arbitrary<Credential> =>
 	fc.record({
 		key: fc.constantFrom('k0', 'k1'),
 		baseUrl: fc.constantFrom('https://api.example.com', 'http://api.example.com', 'https://other.example.com'),
 		limit: truthful ? fc.record({ read: fc.integer({ min: 1, max: Math.max(1, truthful.limit.read) }), write: fc.integer({ min: 1, max: Math.max(1, truthful.limit.write) }) }) : fc.record({ read: fc.constantFrom(1, 2, 3, 5, 10, 200), write: fc.constantFrom(1, 2, 3, 5, 100) }),
-		windowMs: truthful ? fc.constantFrom(...WINDOWS_MS.filter((ms) => ms >= truthful.windowMs)) : fc.constantFrom(0, ...WINDOWS_MS),
+		windowMs: truthful ? fc.constantFrom(...WINDOWS_MS.filter((ms) => ms >= truthful.windowMs)) : fc.constantFrom(0, 500, ...WINDOWS_MS),
 		processes: truthful ? fc.constant(1) : fc.constantFrom(1, 1, 2, 4),
 		resetUnit: fc.constantFrom('auto' as const, 'auto' as const, 'epochSeconds' as const, 'epochMs' as const, 'secondsFromNow' as const),
 	});

@@ -12,9 +12,10 @@ import { NodeHelpers } from 'n8n-workflow';
 import { registerNodeType } from '../../dev/harness';
 import { onControlledClock } from '../../dev/harness/clock';
 import { PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm, runToolForm } from '../../dev/harness/tool-form';
+import { spikeAcrossWorkers } from '../../dev/spike-model';
 import { resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox';
-import { runNode } from './support';
+import { retryAfterHoldSeconds, runNode } from './support';
 
 beforeAll(() => registerNodeType(PROSPECTING_TOOL_NODE_TYPE, prospectingToolForm()));
 beforeEach(() => resetBudgets());
@@ -47,21 +48,26 @@ async function scriptedService(script: Array<(now: number) => { status: number; 
 const listFields = { resource: 'customField', operation: 'getMany', returnAll: true };
 const httpDate = (ms: number) => new Date(ms).toUTCString();
 
-it('1. as a tool, Max Rate Limit Wait is one deadline for the whole call: a 4-page walk bounded at 1.5 s fails by then instead of taking 3 s', async () => {
+it("1. as a tool, Max Rate Limit Wait is one deadline for the whole call: a 4-page walk bounded half a second past its refusal's hold fails by then, not page by page", async () => {
 	const sandbox = await sandboxWith({ windowSeconds: 1, readLimit: 1, rateHeaders: 'on-429', dataset: { leads: 4 } });
+	// The second page learns where windows end from one refusal (Retry-After 1 s): the walk waits out its hold, then a
+	// window for the third page, which the bound does not leave.
+	const held = retryAfterHoldSeconds(1);
+	const bound = held + 0.5;
 	const started = Date.now();
 	const tool = await runToolForm(
 		sandbox,
-		{ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1, maxRateLimitWait: 1.5 } },
+		{ resource: 'lead', operation: 'getMany', returnAll: true, options: { pageSize: 1, maxRateLimitWait: bound } },
 		{ credential: { rateLimitWindowSeconds: 1, readsPerWindow: 1 } },
 	);
 	const tookMs = Date.now() - started;
-	expect(String(tool.items[0]?.json.error)).toMatch(/^Rate limit still reached after waiting \d+(\.\d)? s in total \(maximum 1\.5 s\)/);
-	// The wait counts from the tool call's start (a second of pages went before), not from the page that could not go.
-	const waited = Number(/after waiting ([\d.]+) s/.exec(String(tool.items[0]?.json.error))?.[1]);
-	expect(waited).toBeGreaterThanOrEqual(0.9);
-	expect(waited).toBeLessThanOrEqual(1.5);
-	expect(tookMs).toBeLessThan(2500);
+	const [, waitedText, maximum] = /^Rate limit still reached after waiting (\d+(?:\.\d)?) s in total \(maximum ([\d.]+) s\)/.exec(String(tool.items[0]?.json.error)) ?? [];
+	expect(Number(maximum)).toBe(bound);
+	// The wait counts from the tool call's start (the hold went before), not from the page that could not go.
+	const waited = Number(waitedText);
+	expect(waited).toBeGreaterThanOrEqual(held - 0.1);
+	expect(waited).toBeLessThanOrEqual(bound);
+	expect(tookMs).toBeLessThan((bound + 1) * 1000);
 	expect(sandbox.control.requests().length).toBeLessThan(4);
 }, 30_000);
 
@@ -217,11 +223,12 @@ it("7. a change of the credential's limits applies from the next call, under ste
 	const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, readsPerWindow: 1 };
 	const { elapsedMs } = await onControlledClock(async () => {
 		expect((await runNode(listFields, credential)).error).toBeUndefined();
-		// The window's one read is spent; the credential now allows ten.
-		expect((await runNode(listFields, { ...credential, readsPerWindow: 10 })).error).toBeUndefined();
+		// The window's one read is spent; the credential now allows ten. Two more reads: one read more than a pace of one
+		// may go while the budget does not know where windows end, so only the second shows the new limit applied.
+		for (let run = 0; run < 2; run++) expect((await runNode(listFields, { ...credential, readsPerWindow: 10 })).error).toBeUndefined();
 	});
 	expect(elapsedMs).toBeLessThan(5000);
-	expect(sandbox.control.requests().map((request) => request.status)).toEqual([200, 200]);
+	expect(sandbox.control.requests().map((request) => request.status)).toEqual([200, 200, 200]);
 });
 
 it("8. a service clock 5 s ahead is read against the answer's Date: a walk across windows announced by their resets waits for each, not 5 s more", async () => {
@@ -307,6 +314,27 @@ describe('the defects of a review, tried as users would (issue 56)', () => {
 		}
 	});
 
+	it('N5. two refused reads go again in the order they were first sent, not the other way round', async () => {
+		const sandbox = await sandboxWith({ windowSeconds: 3, readLimit: 1, dataset: { leads: 2 } });
+		// Another client of the key spends the window's one read.
+		const other = await new Promise<number | undefined>((resolve, reject) =>
+			http.get(`${sandbox.url}/api/v1/custom-fields?apiKey=${sandbox.apiKey}`, { agent: false }, (res) => resolve(res.resume().statusCode)).on('error', reject),
+		);
+		expect(other).toBe(200);
+		// Slow answers: the second read is on its way before the first one's refusal comes back.
+		sandbox.control.injectFault({ kind: 'latency', ms: 400 });
+		const credential = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, readsPerWindow: 2, rateLimitWindowSeconds: 3 };
+		const read = async (limit: number) => await runNode({ resource: 'lead', operation: 'getMany', returnAll: false, limit }, credential);
+		const first = read(1);
+		await new Promise((resolve) => setTimeout(resolve, 150));
+		const runs = await Promise.all([first, read(2)]);
+		expect(runs.map((run) => run.error?.message)).toEqual([undefined, undefined]);
+		const requests = sandbox.control.requests().slice(1);
+		expect(requests.map((request) => request.status)).toEqual([429, 429, 200, 200]);
+		// Each read's query tells it apart: they went again as they went first.
+		expect(requests.slice(2).map((request) => request.query)).toEqual(requests.slice(0, 2).map((request) => request.query));
+	}, 30_000);
+
 	it('N6. one key behind two base URLs has one budget: together they keep to its limit', async () => {
 		const sandbox = await sandboxWith({ windowSeconds: 60, readLimit: 2, dataset: { customFields: 1 } });
 		const port = new URL(sandbox.url).port;
@@ -325,6 +353,17 @@ describe('the defects of a review, tried as users would (issue 56)', () => {
 		expect(answer).not.toMatch(/Rate limit/);
 		expect(answer).toMatch(/connection|network|socket|reset|hang up/i);
 	}, 30_000);
+
+	it('Q. four workers of ten executions share a key with "n8n Processes Sharing This Key" left at 1: of 1,000 form posts none fails, every lead is created and added, and few calls are refused', async () => {
+		// The queue-mode spike on the rate budgets alone: 40 writes per 5 s window, headers on every answer, each call
+		// bounded by the default Max Rate Limit Wait of 300 s.
+		const options = { workers: 4, executions: 1000, windowMs: 5000, limit: 40, tripMs: [20, 100] as [number, number], processesStated: false, maxWaitMs: 300_000 };
+		const { result } = await onControlledClock(async () => await spikeAcrossWorkers(options));
+		expect(result.failedExecutions).toBe(0);
+		expect(result.callsPerWindow.reduce((sum, calls) => sum + calls, 0)).toBe(2 * 1000);
+		expect(result.refused).toBeLessThanOrEqual(50);
+		expect(result.longestHoldMs).toBeLessThanOrEqual(result.longestAskedMs);
+	}, 120_000);
 
 	it("7. lowered from ten reads to one, a credential's limit applies from the next call: with headers on every answer it waits for the window", async () => {
 		const sandbox = await sandboxWith({ dataset: { customFields: 1 } });

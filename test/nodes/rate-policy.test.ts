@@ -8,7 +8,7 @@
 import { budgetKey } from '../../nodes/Prospecting/helpers/account';
 import { Deadline } from '../../nodes/Prospecting/transport/deadline';
 import { cancelSignal, leaveIfCancelled, pause } from '../../nodes/Prospecting/transport/pause';
-import { IDLE_WINDOWS, RateBudget, RateBudgets, RateWaitTooLong, callKind, getBudget, rateSettings, resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
+import { DEFAULT_LIMITS, DEFAULT_WINDOW_SECONDS, IDLE_WINDOWS, RateBudget, RateBudgets, RateWaitTooLong, callKind, getBudget, rateSettings, resetBudgets } from '../../nodes/Prospecting/transport/rateBudget';
 import {
 	DATE_RESOLUTION_MS,
 	IN_STEP_MS,
@@ -37,7 +37,7 @@ const figures = (more: Partial<BudgetFigures> = {}): BudgetFigures => ({
 	inStepUntil: 0,
 	hold: { until: 0, ms: 0, by: 'doubling', again: false },
 	announcedLimit: Infinity,
-	window: { end: 0, spent: false, own: 0, others: 0 },
+	window: { end: 0, spentUntil: 0, own: 0, others: 0 },
 	earlierWindows: [],
 	...more,
 });
@@ -47,9 +47,11 @@ const httpDate = (ms: number) => new Date(ms).toUTCString();
 const workflow = () => new Deadline(300_000);
 const call = (at: number) => ({ at, place: 0 });
 
-/** A budget with one call sent at `at` and answered at `now` with `answer`. */
+/** A budget with one call sent at `at` and answered at `now` with `answer`, which ends it. */
 function answered(answer: RateAnswer, s: RateSettings, at = T, now = T + 100, budget = new RateBudget()): RateBudget {
-	budget.settle({ ...budget.start(budget.enter(), at), at }, answer, s, now);
+	const place = budget.enter();
+	budget.settle({ ...budget.start(place, at), at }, answer, s, now);
+	budget.end(place);
 	return budget;
 }
 
@@ -83,10 +85,14 @@ describe('rule 2: calls counted', () => {
 		expect(readyAt(paced({ countedUntil: [T, T + 1, T + 1] }), settings(), T)).toBe(T);
 	});
 
-	it("counts an answer a window after it, or until its reset or an end known to come where sooner; with window 0 only until its reset", () => {
+	it(`counts an answer a window after it, or until its reset or an end known to come ${2 * DATE_RESOLUTION_MS} ms or more after it where sooner; with window 0 only until its reset`, () => {
 		expect(countedUntil({ status: 200 }, settings(), 0, T)).toBe(T + 60_000);
 		expect(countedUntil({ status: 200, resetAt: T + 5000 }, settings(), 0, T)).toBe(T + 5000);
 		expect(countedUntil({ status: 200 }, settings(), T + 7000, T)).toBe(T + 7000);
+		// A reset in whole seconds read against a Date in whole seconds may end that late: a call answered closer to it
+		// may be of the next window.
+		expect(countedUntil({ status: 200 }, settings(), T + 2 * DATE_RESOLUTION_MS, T)).toBe(T + 2 * DATE_RESOLUTION_MS);
+		expect(countedUntil({ status: 200 }, settings(), T + 2 * DATE_RESOLUTION_MS - 1, T)).toBe(T + 60_000);
 		// Its own reset wins over an end known before: a reset rounded up may be of the window before its call's.
 		expect(countedUntil({ status: 200, resetAt: T + 9000 }, settings(), T + 7000, T)).toBe(T + 9000);
 		expect(countedUntil({ status: 200 }, settings(), T - 1, T)).toBe(T + 60_000);
@@ -173,15 +179,27 @@ describe('rule 5: a spent window', () => {
 		expect(readyAt(answered({ status: 200, remaining: 0, resetAt: T + 6000 }, s, T, T).figures(), s, T)).toBe(T + 5000);
 		expect(readyAt(answered({ status: 200, remaining: 0 }, s, T, T).figures(), s, T)).toBe(T + 5000);
 		expect(readyAt(budget.figures(), s, T + 4000)).toBe(T + 4000);
-		// A window with some left holds nothing of its own; a 429's Remaining 0 holds no longer than its Retry-After.
+		// A window with some left holds nothing of its own; a 429's Remaining 0 holds no longer than its hold (rule 7).
 		expect(readyAt(answered({ status: 200, remaining: 99, resetAt: T + 4000 }, s, T, T).figures(), s, T)).toBe(T);
-		expect(readyAt(answered({ status: 429, remaining: 0, retryAfterMs: 1000, resetAt: T + 4000 }, s, T, T).figures(), s, T + 1000)).toBe(T + 1000);
+		const refused = answered({ status: 429, remaining: 0, retryAfterMs: 1000, resetAt: T + 4000 }, s, T, T).figures();
+		expect(readyAt(refused, s, refused.hold.until)).toBe(refused.hold.until);
+		// Without a reset Remaining 0 spends the window a window after the answer, whatever end an earlier answer made:
+		// sooner for a credential of the key with a shorter window, later for an answer of a later service window.
+		const open = { end: T + 60_000, spentUntil: 0, own: 1, others: 0 };
+		expect(windowAfter(open, { status: 200, remaining: 0 }, 0, 2, settings({ windowMs: 2000 }), T)).toEqual({ end: T + 60_000, spentUntil: T + 2000, own: 2, others: 0 });
+		expect(windowAfter({ ...open, end: T + 30_000 }, { status: 200, remaining: 0 }, 0, 2, settings(), T - 1000)).toMatchObject({ end: T + 30_000, spentUntil: T + 59_000 });
+		// Nor does an answer without one end a spent window by seeming to open another.
+		expect(windowAfter({ ...open, spentUntil: T + 2000 }, { status: 200, remaining: 1 }, 0, 2, settings(), T + 31_000)).toEqual({ end: T + 91_000, spentUntil: T + 2000, own: 1, others: 0 });
+		const shorter = answered({ status: 200, remaining: 1 }, settings({ limit: 2 }), T, T);
+		const earlier = shorter.figures().earlierWindows;
+		answered({ status: 200, remaining: 0 }, settings({ limit: 2, windowMs: 2000 }), T + 100, T + 200, shorter);
+		expect(shorter.figures()).toMatchObject({ window: { spentUntil: T + 2200, own: 2 }, earlierWindows: earlier });
 	});
 
 	it('holds no call of a later window for an earlier one\'s Remaining, nor for an answer of an ended window', () => {
 		const s = settings({ limit: 100, windowMs: 5000 });
-		const window = { end: T + 5000, spent: true, own: 3, others: 0 };
-		expect(windowAfter(window, { status: 200, remaining: 10, resetAt: T + 10_000 }, 0, 100, s, T + 5100)).toEqual({ end: T + 10_000, spent: false, own: 1, others: 89 });
+		const window = { end: T + 5000, spentUntil: T + 5000, own: 3, others: 0 };
+		expect(windowAfter(window, { status: 200, remaining: 10, resetAt: T + 10_000 }, 0, 100, s, T + 5100)).toEqual({ end: T + 10_000, spentUntil: 0, own: 1, others: 89 });
 		expect(windowAfter(window, { status: 200, remaining: 10, resetAt: T - 1000 }, 0, 100, s, T)).toBe(window);
 		// Within half a window (a reset in whole seconds moves), the same window.
 		expect(windowAfter(window, { status: 200, remaining: 10, resetAt: T + 7000 }, 0, 100, s, T)).toMatchObject({ end: T + 5000, own: 4 });
@@ -192,20 +210,20 @@ describe('rule 6: other clients', () => {
 	const s = settings({ limit: 40, windowMs: 5000 });
 
 	it("counts other clients' calls: what the service counted beyond this process's answered calls and those on their way", () => {
-		let window = { end: 0, spent: false, own: 0, others: 0 };
+		let window = { end: 0, spentUntil: 0, own: 0, others: 0 };
 		window = windowAfter(window, { status: 200, remaining: 30, resetAt: T + 5000 }, 2, 40, s, T);
-		expect(window).toEqual({ end: T + 5000, spent: false, own: 1, others: 7 });
+		expect(window).toEqual({ end: T + 5000, spentUntil: 0, own: 1, others: 7 });
 		// A refusal shows the window full; its own call was not counted, and its hold, not the window, waits it out.
 		window = windowAfter(window, { status: 429, remaining: 0, resetAt: T + 5000 }, 0, 40, s, T);
-		expect(window).toMatchObject({ own: 1, others: 39, spent: false });
+		expect(window).toMatchObject({ own: 1, others: 39, spentUntil: 0 });
 	});
 
 	it('takes its part of the limit from this window, or the lowest of the windows before it', () => {
-		expect(paceOf(figures({ window: { end: T, spent: false, own: 10, others: 30 } }), s)).toBe(10);
-		expect(paceOf(figures({ window: { end: T, spent: false, own: 0, others: 30 } }), s)).toBe(40);
-		expect(paceOf(figures({ earlierWindows: [{ end: T, spent: false, own: 10, others: 10 }, { end: T, spent: false, own: 6, others: 34 }] }), s)).toBe(6);
+		expect(paceOf(figures({ window: { end: T, spentUntil: 0, own: 10, others: 30 } }), s)).toBe(10);
+		expect(paceOf(figures({ window: { end: T, spentUntil: 0, own: 0, others: 30 } }), s)).toBe(40);
+		expect(paceOf(figures({ earlierWindows: [{ end: T, spentUntil: 0, own: 10, others: 10 }, { end: T, spentUntil: 0, own: 6, others: 34 }] }), s)).toBe(6);
 		// With the processes stated, the lower of the two.
-		expect(paceOf(figures({ earlierWindows: [{ end: T, spent: false, own: 30, others: 10 }] }), settings({ limit: 40, processes: 4 }))).toBe(10);
+		expect(paceOf(figures({ earlierWindows: [{ end: T, spentUntil: 0, own: 30, others: 10 }] }), settings({ limit: 40, processes: 4 }))).toBe(10);
 	});
 
 	it(`remembers the ${WINDOWS_REMEMBERED} windows before the current one, and forgets older ones`, () => {
@@ -299,6 +317,17 @@ describe('rule 8: the service\'s times', () => {
 		expect(read({ 'x-ratelimit-reset': String(T / 1000 + 20) }, settings({ resetUnit: 'secondsFromNow' })).resetAt).toBeUndefined();
 	});
 
+	it(`believes only the time counted from now where one is on the service's clock more than ${DATE_RESOLUTION_MS} ms from it`, () => {
+		// A service clock 5 s behind without Date: its epoch reset reads 5 s early, its Retry-After date too.
+		const early = String(Math.ceil((T + 6000 - 5000) / 1000));
+		expect(read({ 'retry-after': '6', 'x-ratelimit-reset': early })).toEqual({ status: 429, retryAfterMs: 6000 });
+		expect(read({ 'retry-after': httpDate(T + 1000), 'x-ratelimit-reset': '6' })).toEqual({ status: 429, resetAt: T + 6000 });
+		// Within a resolution (whole seconds either way) both are believed; both on the same clock or both from now too.
+		expect(read({ 'retry-after': '6', 'x-ratelimit-reset': String(T / 1000 + 6 - DATE_RESOLUTION_MS / 1000) })).toMatchObject({ retryAfterMs: 6000, resetAt: T + 6000 - DATE_RESOLUTION_MS });
+		expect(read({ 'retry-after': httpDate(T + 1000), 'x-ratelimit-reset': String(T / 1000 + 6) })).toMatchObject({ retryAfterMs: 1000, resetAt: T + 6000 });
+		expect(read({ 'retry-after': '1', 'x-ratelimit-reset': '6' })).toMatchObject({ retryAfterMs: 1000, resetAt: T + 6000 });
+	});
+
 	it('reads Retry-After as seconds or a date, and not at all as words', () => {
 		expect(read({ 'retry-after': '2' }).retryAfterMs).toBe(2000);
 		expect(read({ 'retry-after': '-3' }).retryAfterMs).toBe(0);
@@ -338,11 +367,12 @@ describe('rule 9: the deadline', () => {
 
 	it('fails a call at once when a hold would keep it past the deadline, naming the wait and what holds', () => {
 		const budget = answered({ status: 429, retryAfterMs: 5000 }, settings(), T, T);
+		const heldMs = budget.figures().hold.until - T;
 		const behind = budget.enter();
 		const step = budget.next(behind, settings(), new Deadline(1000), T);
-		expect('tooLate' in step && step.tooLate).toMatchObject({ neededMs: 5000, heldBy: 'Retry-After', message: 'The rate limit allows this call in 5000 ms' });
+		expect('tooLate' in step && step.tooLate).toMatchObject({ neededMs: heldMs, heldBy: 'Retry-After', message: `The rate limit allows this call in ${heldMs} ms` });
 		// One whose hold fits waits for it.
-		expect(budget.next(behind, settings(), new Deadline(6000), T)).toEqual({ until: T + 5000 });
+		expect(budget.next(behind, settings(), new Deadline(heldMs + 1000), T)).toEqual({ until: T + heldMs });
 	});
 
 	it('as a tool, a call waiting behind others leaves at its deadline, saying it would go only after them', () => {
@@ -375,12 +405,13 @@ describe('rule 10: order and Stop', () => {
 		const [a, b] = [budget.start(first, T), budget.start(second, T)];
 		budget.settle(a, { status: 429, retryAfterMs: 1000 }, settings(), T + 10);
 		budget.settle(b, { status: 429, retryAfterMs: 1000 }, settings(), T + 20);
-		// Both go again: back before the third, in their first order.
+		// Both go again once the hold ends: back before the third, in their first order.
+		const after = budget.figures().hold.until;
 		budget.enter(b.place);
 		budget.enter(a.place);
-		expect(budget.next(third, settings(), workflow(), T + 2000)).toEqual({ until: Infinity });
-		expect(budget.next(b.place, settings(), workflow(), T + 2000)).toEqual({ until: Infinity });
-		expect(budget.next(a.place, settings(), workflow(), T + 2000)).toEqual({ go: true });
+		expect(budget.next(third, settings(), workflow(), after)).toEqual({ until: Infinity });
+		expect(budget.next(b.place, settings(), workflow(), after)).toEqual({ until: Infinity });
+		expect(budget.next(a.place, settings(), workflow(), after)).toEqual({ go: true });
 	});
 
 	it('sends calls in the order they came, on the clock, a refused call back at the head', async () => {
@@ -448,18 +479,19 @@ describe('rule 12: the budgets of a process', () => {
 			const budget = budgets.budget(key, 'read', at);
 			budget.next(budget.enter(), s, workflow(), at);
 			budget.settle(budget.start(0, at), { status: 200 }, s, at);
+			budget.end(0);
 			return budget;
 		};
 		const spent = used('slow', slow, T);
 		used('fast', fast, T);
-		// Three of the fast key's windows later, it is dropped; the slow one is not, its answer still counts.
-		expect(budgets.budget('other', 'read', T + 3 * 1000 + 1000)).not.toBe(spent);
+		// IDLE_WINDOWS of the fast key's windows later, it is dropped; the slow one is not, its answer still counts.
+		expect(budgets.budget('other', 'read', T + IDLE_WINDOWS * 1000)).not.toBe(spent);
 		expect(budgets.size).toBe(2);
 		expect(budgets.budget('slow', 'read', T + IDLE_WINDOWS * 60_000 - 1)).toBe(spent);
 		expect(budgets.budget('slow', 'read', T + IDLE_WINDOWS * 60_000)).not.toBe(spent);
 	});
 
-	it('is never dropped while it holds, waits or has a call on its way, or its window is spent', () => {
+	it('is never dropped while it holds, waits or has a call on its way or between its tries, or its window is spent', () => {
 		const held = answered({ status: 429, retryAfterMs: LONGEST_HOLD_MS }, settings(), T, T);
 		expect(held.isIdle(T + LONGEST_HOLD_MS - 1)).toBe(false);
 		const busy = new RateBudget();
@@ -470,17 +502,24 @@ describe('rule 12: the budgets of a process', () => {
 		expect(waiting.isIdle(T + 10 * UNKNOWN_WINDOW_MS)).toBe(false);
 		const spent = answered({ status: 200, remaining: 0 }, settings({ windowMs: 0 }), T, T);
 		expect(spent.isIdle(T + UNKNOWN_WINDOW_MS)).toBe(false);
+		// A read whose connection dropped waits before its next try, out of the queue: its budget stays until it ends.
+		const between = new RateBudget();
+		const read = between.enter();
+		between.settle(between.start(read, T), undefined, settings(), T);
+		expect(between.isIdle(T + 10 * UNKNOWN_WINDOW_MS)).toBe(false);
+		between.end(read);
+		expect(between.isIdle(T + 10 * UNKNOWN_WINDOW_MS)).toBe(true);
 		expect(new RateBudget().isIdle(T)).toBe(true);
 	});
 
 	it('reads the credential afresh: its limits, window, processes and reset unit, documented values when unset or invalid', () => {
-		expect(rateSettings({}, 'read')).toEqual({ limit: 200, windowMs: 60_000, processes: 1, resetUnit: 'auto' });
-		expect(rateSettings({}, 'write').limit).toBe(100);
+		expect(rateSettings({}, 'read')).toEqual({ limit: DEFAULT_LIMITS.read, windowMs: DEFAULT_WINDOW_SECONDS * 1000, processes: 1, resetUnit: 'auto' });
+		expect(rateSettings({}, 'write').limit).toBe(DEFAULT_LIMITS.write);
 		const set = { readsPerWindow: 10, writesPerWindow: 5, rateLimitWindowSeconds: 0, clientsSharingKey: 2.7, rateLimitResetUnit: 'epochMs' };
 		expect(rateSettings(set, 'write')).toEqual({ limit: 5, windowMs: 0, processes: 2, resetUnit: 'epochMs' });
-		expect(rateSettings({ readsPerWindow: '', rateLimitResetUnit: 'hours' }, 'read')).toMatchObject({ limit: 200, resetUnit: 'auto' });
-		for (const value of [null, '', 'abc', 0, -5]) expect(rateSettings({ readsPerWindow: value, clientsSharingKey: value }, 'read')).toMatchObject({ limit: 200, processes: 1 });
-		for (const value of [-1, null, '', 'abc']) expect(rateSettings({ rateLimitWindowSeconds: value }, 'read').windowMs).toBe(60_000);
+		expect(rateSettings({ readsPerWindow: '', rateLimitResetUnit: 'hours' }, 'read')).toMatchObject({ limit: DEFAULT_LIMITS.read, resetUnit: 'auto' });
+		for (const value of [null, '', 'abc', 0, -5]) expect(rateSettings({ readsPerWindow: value, clientsSharingKey: value }, 'read')).toMatchObject({ limit: DEFAULT_LIMITS.read, processes: 1 });
+		for (const value of [-1, null, '', 'abc']) expect(rateSettings({ rateLimitWindowSeconds: value }, 'read').windowMs).toBe(DEFAULT_WINDOW_SECONDS * 1000);
 		expect(rateSettings({ readsPerWindow: '7', rateLimitWindowSeconds: '0' }, 'read')).toMatchObject({ limit: 7, windowMs: 0 });
 	});
 

@@ -5,8 +5,17 @@ import { executeWorkflow, PROSPECTING_NODE_TYPE, START_NODE } from '../../dev/ha
 import { callToolNode } from '../../dev/harness/tool-call';
 import { onControlledClock } from '../../dev/harness/clock';
 import type { WorkflowRunResult } from '../../dev/harness';
+import { rateSettings } from '../../nodes/Prospecting/transport/rateBudget';
+import { holdAfterRefusal } from '../../nodes/Prospecting/transport/rateRules';
 
 export const NODE_NAME = 'Prospecting';
+
+/**
+ * How long a 429 asking for `seconds` (Retry-After) holds the key, in seconds, as rule 7 says: tests of other rules
+ * that meet such a hold read it here, so that they do not depend on rule 7's threshold.
+ */
+export const retryAfterHoldSeconds = (seconds: number): number =>
+	holdAfterRefusal({ status: 429, retryAfterMs: seconds * 1000 }, rateSettings({}, 'read'), 0, 0).ms / 1000;
 
 export const startNode: INode = START_NODE;
 

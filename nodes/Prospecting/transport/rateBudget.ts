@@ -28,19 +28,22 @@ export type Step = { go: true } | { until: number } | { tooLate: RateWaitTooLong
 export class RateBudget {
 	/** [10] The places of the calls waiting, in the order they first asked; the head goes when the rules say. */
 	private readonly waiting: number[] = [];
+	/** [12] The places of the calls not ended: waiting, on their way, or between a read's tries. */
+	private readonly unended = new Set<number>();
 	private readonly wakes = new Map<number, () => void>();
 	private places = 0;
 	/** [12] The window of the latest call, by which the budget is found idle. */
 	private windowMs = DEFAULT_WINDOW_SECONDS * 1000;
 	private readonly state: BudgetFigures = {
 		...{ inFlight: 0, countedUntil: [], windowEnd: 0, inStepUntil: 0, announcedLimit: Infinity, earlierWindows: [] },
-		...{ hold: { until: 0, ms: 0, by: 'doubling', again: false }, window: { end: 0, spent: false, own: 0, others: 0 } },
+		...{ hold: { until: 0, ms: 0, by: 'doubling', again: false }, window: { end: 0, spentUntil: 0, own: 0, others: 0 } },
 	};
 
 	figures = (): Readonly<BudgetFigures> => this.state;
 
 	/** [10] A call asks for its turn; one that goes again (after a 429, before a read's retry) keeps its first place. */
 	enter(place = this.places++): number {
+		this.unended.add(place);
 		if (!this.waiting.includes(place)) this.waiting.splice(this.waiting.filter((other) => other < place).length, 0, place);
 		return place;
 	}
@@ -71,6 +74,12 @@ export class RateBudget {
 		this.waiting.splice(this.waiting.includes(place) ? this.waiting.indexOf(place) : this.waiting.length, 1);
 		this.wakes.delete(place);
 		this.wakes.get(this.waiting[0])?.();
+	}
+
+	/** [12] The call at `place` ended (answered, failed or stopped): it asks no more. */
+	end(place: number): void {
+		this.unended.delete(place);
+		this.leave(place);
 	}
 
 	/** [10] Waits for the call's turn and the rules, leaving at once when its execution is cancelled. */
@@ -128,11 +137,11 @@ export class RateBudget {
 		if (again || f.hold.ms === 0) Object.assign(f.hold, { ms: hold.ms, again });
 	}
 
-	/** [12] Nothing waits or is on its way, and no hold, window or answer it knows has mattered for `IDLE_WINDOWS` of its windows. */
+	/** [12] Every call of it ended, and no hold, window or answer it knows has mattered for `IDLE_WINDOWS` of its windows. */
 	isIdle(now: number): boolean {
 		const { countedUntil, inFlight, hold, window } = this.state;
-		const mattersUntil = Math.max(hold.until, window.end, countedUntil[countedUntil.length - 1] ?? 0);
-		return this.waiting.length === 0 && inFlight === 0 && now - mattersUntil >= this.windowMs * (IDLE_WINDOWS - 1);
+		const mattersUntil = Math.max(hold.until, window.end, window.spentUntil, countedUntil[countedUntil.length - 1] ?? 0);
+		return this.unended.size === 0 && inFlight === 0 && now - mattersUntil >= this.windowMs * (IDLE_WINDOWS - 1);
 	}
 }
 

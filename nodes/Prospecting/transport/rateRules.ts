@@ -6,8 +6,8 @@ import { headerValue } from '../helpers/headers';
 export interface RateSettings { limit: number; windowMs: number; processes: number; resetUnit: 'auto' | Unit }
 type Unit = 'epochSeconds' | 'epochMs' | 'secondsFromNow';
 export type HoldReason = 'Retry-After' | 'X-RateLimit-Reset' | 'doubling';
-/** [5] [6] A window of the service as answers tell it: its end, whether it is spent, own and other clients' calls. */
-export interface ServiceWindow { end: number; spent: boolean; own: number; others: number }
+/** [5] [6] A window of the service as answers tell it: its end, until when it is spent (0: not), own and other clients' calls. */
+export interface ServiceWindow { end: number; spentUntil: number; own: number; others: number }
 
 /** What a budget knows; only the budget changes it. */
 export interface BudgetFigures {
@@ -54,15 +54,19 @@ export function readyAt(figures: BudgetFigures, settings: RateSettings, now: num
 	if (now < hold.until) return hold.until;
 	const pace = paceOf(figures, settings);
 	if (inFlight >= (hold.again ? 1 : pace)) return Infinity;
-	if (window.spent && now < window.end) return window.end;
+	if (now < window.spentUntil) return window.spentUntil;
 	const counted = figures.countedUntil.filter((until) => until > now);
 	const allowed = Math.max(figures.windowEnd, figures.inStepUntil) > now || inFlight > 0 ? pace : pace + 1;
 	return counted.length + inFlight < allowed ? now : counted[counted.length + inFlight - allowed];
 }
 
-/** [2] [3] An answered call counts a window after its answer (0: not at all), or until its reset or a known end before. */
+/**
+ * [2] [3] An answered call counts a window after its answer (0: not at all), or until its reset or a known end two
+ * resolutions or more after it, where sooner: a reset in whole seconds read against a Date in whole seconds may end
+ * that late, and a call answered closer to it may have been counted in the next window.
+ */
 export function countedUntil(answer: RateAnswer | undefined, settings: RateSettings, windowEnd: number, now: number): number {
-	const end = answer?.resetAt ?? (windowEnd > now ? windowEnd : Infinity);
+	const end = answer?.resetAt ?? (windowEnd >= now + 2 * DATE_RESOLUTION_MS ? windowEnd : Infinity);
 	return Math.min(end, settings.windowMs > 0 || end === Infinity ? now + settings.windowMs : Infinity);
 }
 
@@ -75,7 +79,9 @@ const numberOf = (raw?: string): number | undefined => (raw && Number.isFinite(N
 /**
  * [8] One answer's rate headers. Its times are read against its Date where that is a resolution or more from this
  * clock, and believed only from a resolution before it to a window and a resolution after: a reset in the
- * credential's unit, or in Auto the first unit that places it there; Retry-After in seconds or as a date.
+ * credential's unit, or in Auto the first unit that places it there; Retry-After in seconds or as a date. Where one
+ * counts from now (seconds) and the other is on the service's clock (a date, an epoch reset), more than a resolution
+ * apart, that clock is off by more than its Date shows: only the one from now is believed.
  */
 export function readRateAnswer(headers: Record<string, unknown> | undefined, status: number, now: number, settings: RateSettings): RateAnswer {
 	const read = (name: string) => String(headerValue(headers, name) ?? '').trim() || undefined;
@@ -84,11 +90,14 @@ export function readRateAnswer(headers: Record<string, unknown> | undefined, sta
 	const local = (at: number) => (at >= serviceNow - DATE_RESOLUTION_MS && at <= serviceNow + windowOf(settings) + DATE_RESOLUTION_MS ? at - serviceNow + now : undefined);
 	const answer: RateAnswer = { status, limit: numberOf(read('x-ratelimit-limit')), remaining: numberOf(read('x-ratelimit-remaining')) };
 	const [retryAfter, reset] = [read('retry-after'), numberOf(read('x-ratelimit-reset'))];
-	const retryAt = local(numberOf(retryAfter) !== undefined ? serviceNow + Math.max(0, Number(retryAfter)) * 1000 : Date.parse(String(retryAfter)));
-	if (retryAt !== undefined) answer.retryAfterMs = Math.max(0, retryAt - now);
+	const retryFromNow = numberOf(retryAfter) !== undefined;
+	const retryAt = local(retryFromNow ? serviceNow + Math.max(0, Number(retryAfter)) * 1000 : Date.parse(String(retryAfter)));
 	const times: Record<Unit, number> = { epochSeconds: Number(reset) * 1000, epochMs: Number(reset), secondsFromNow: serviceNow + Number(reset) * 1000 };
-	const unit = settings.resetUnit;
-	if (reset !== undefined) answer.resetAt = (unit === 'auto' ? Object.values(times) : [times[unit]]).map(local).find((at) => at !== undefined);
+	const unit = reset === undefined ? undefined : (settings.resetUnit === 'auto' ? (Object.keys(times) as Unit[]) : [settings.resetUnit]).find((u) => local(times[u]) !== undefined);
+	const resetAt = unit && local(times[unit]);
+	const apart = retryAt !== undefined && resetAt !== undefined && retryFromNow !== (unit === 'secondsFromNow') && Math.abs(retryAt - resetAt) > DATE_RESOLUTION_MS;
+	if (retryAt !== undefined && !(apart && !retryFromNow)) answer.retryAfterMs = Math.max(0, retryAt - now);
+	if (resetAt !== undefined && !(apart && retryFromNow)) answer.resetAt = resetAt;
 	return answer;
 }
 
@@ -105,14 +114,18 @@ export function holdAfterRefusal(answer: RateAnswer, settings: RateSettings, now
 
 /**
  * [5] [6] The window after an answer of this process that shows Remaining: one ending half a window or more later
- * starts afresh, one ending earlier is left as it was; a 2xx's Remaining 0 spends it (a 429 holds as rule 7 says);
- * the other clients' calls are what the service counted beyond this process's answered calls and those on their way.
+ * starts afresh, one its reset ends earlier is left as it was (without a reset no answer tells it is of an earlier
+ * window, nor ends a spent one); a 2xx's Remaining 0 spends it until its end, or without a reset a window after the
+ * answer (a 429 holds as rule 7 says); the other clients' calls are what the service counted beyond this process's answered calls and those
+ * on their way.
  */
 export function windowAfter(window: ServiceWindow, answer: RateAnswer & { remaining: number }, inFlight: number, limit: number, settings: RateSettings, now: number): ServiceWindow {
 	const end = Math.min(answer.resetAt ?? Infinity, now + windowOf(settings));
-	if (end < window.end - windowOf(settings) / 2) return window;
-	const next = end >= window.end + windowOf(settings) / 2 ? { end, spent: false, own: 0, others: 0 } : { ...window };
-	next.spent ||= answer.status !== 429 && answer.remaining <= 0;
+	if (answer.resetAt !== undefined && end < window.end - windowOf(settings) / 2) return window;
+	// Without a reset, a window after the answer is only the latest it ends: a spent window stays spent as long.
+	const spentUntil = answer.resetAt === undefined ? window.spentUntil : 0;
+	const next = end >= window.end + windowOf(settings) / 2 ? { end, spentUntil, own: 0, others: 0 } : { ...window };
+	if (answer.status !== 429 && answer.remaining <= 0) next.spentUntil = Math.max(next.spentUntil, answer.resetAt !== undefined ? next.end : end);
 	next.own += answer.status === 429 ? 0 : 1;
 	next.others = Math.max(next.others, limit - answer.remaining - next.own - inFlight);
 	return next;

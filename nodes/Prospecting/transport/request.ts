@@ -83,48 +83,53 @@ export async function prospectingApiRequest(
 		return true;
 	};
 
-	for (;;) {
-		attempts += 1;
-		const askedAt = Date.now();
-		const reservation = await budget.acquire(settings, deadline, signal, place).catch((error: unknown) => {
-			if (!(error instanceof RateWaitTooLong)) throw error;
-			const waited = { waitedMs: deadline.waitedMs(Date.now()), maxWaitMs: deadline.maxWaitMs, askedWaitMs: error.neededMs, heldBy: error.heldBy };
-			throw failure ?? errorFromRateLimit(node, { ...where, ...waited, refusals, body: refusedBody }, secret, isWrite);
-		});
-		if (reservation.at > askedAt) this.logger?.debug(`Prospecting: ${kind} budget spent; waited ${reservation.at - askedAt} ms`);
+	// [12] The call keeps its place until it ends, between a read's tries too: its budget is not dropped meanwhile.
+	try {
+		for (;;) {
+			attempts += 1;
+			const askedAt = Date.now();
+			const reservation = await budget.acquire(settings, deadline, signal, place).catch((error: unknown) => {
+				if (!(error instanceof RateWaitTooLong)) throw error;
+				const waited = { waitedMs: deadline.waitedMs(Date.now()), maxWaitMs: deadline.maxWaitMs, askedWaitMs: error.neededMs, heldBy: error.heldBy };
+				throw failure ?? errorFromRateLimit(node, { ...where, ...waited, refusals, body: refusedBody }, secret, isWrite);
+			});
+			if (reservation.at > askedAt) this.logger?.debug(`Prospecting: ${kind} budget spent; waited ${reservation.at - askedAt} ms`);
 
-		let response: IN8nHttpFullResponse;
-		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(this, 'prospectingApi', request, authentication)) as IN8nHttpFullResponse;
-		} catch (error) {
-			budget.settle(reservation, undefined, settings);
-			const code = networkCode(error);
-			const noAnswer = errorFromNetwork(node, { ...where, code, attempts }, secret, isWrite);
-			if (isRetryableCode(code) && (await retry(noAnswer, redactText(code ?? 'network error', secret), isUnreachableCode(code)))) continue;
-			throw noAnswer;
-		}
+			let response: IN8nHttpFullResponse;
+			try {
+				response = (await this.helpers.httpRequestWithAuthentication.call(this, 'prospectingApi', request, authentication)) as IN8nHttpFullResponse;
+			} catch (error) {
+				budget.settle(reservation, undefined, settings);
+				const code = networkCode(error);
+				const noAnswer = errorFromNetwork(node, { ...where, code, attempts }, secret, isWrite);
+				if (isRetryableCode(code) && (await retry(noAnswer, redactText(code ?? 'network error', secret), isUnreachableCode(code)))) continue;
+				throw noAnswer;
+			}
 
-		const [status, body, headers, now] = [response.statusCode, response.body, response.headers as Record<string, unknown>, Date.now()];
-		noteServiceDate(budgetKey(secret), headers, now);
-		budget.settle(reservation, readRateAnswer(headers, status, now, settings), settings, now);
+			const [status, body, headers, now] = [response.statusCode, response.body, response.headers as Record<string, unknown>, Date.now()];
+			noteServiceDate(budgetKey(secret), headers, now);
+			budget.settle(reservation, readRateAnswer(headers, status, now, settings), settings, now);
 
-		if (status === 429) {
-			// Its next turn decides: after the hold, or at once a rate-limit error when the hold passes the deadline.
-			[refusals, refusedBody, failure] = [refusals + 1, body, undefined];
-			this.logger?.debug(`Prospecting: ${method} ${endpoint} refused with 429 (${refusals}); waiting ${budget.figures().hold.until - now} ms`);
-			continue;
+			if (status === 429) {
+				// Its next turn decides: after the hold, or at once a rate-limit error when the hold passes the deadline.
+				[refusals, refusedBody, failure] = [refusals + 1, body, undefined];
+				this.logger?.debug(`Prospecting: ${method} ${endpoint} refused with 429 (${refusals}); waiting ${budget.figures().hold.until - now} ms`);
+				continue;
+			}
+			const contentType = headerValue(headers, 'content-type');
+			const statusError = () => errorFromStatus(node, { ...where, status, body, contentType, location: headerValue(headers, 'location'), attempts, recordLabel: options.recordLabel }, secret, isWrite);
+			if (status >= 500 && (await retry(statusError(), `status ${status}`))) continue;
+			if (status < 200 || status >= 300) throw statusError();
+			const problem = isWrite ? writeAnswerProblem(body, options.expect) : undefined;
+			if (problem) throw errorFromWriteAnswer(node, { ...where, status, body, contentType, problem }, secret);
+			if (!isWrite && (body === null || typeof body !== 'object')) {
+				const notJson = errorFromNotJson(node, { ...where, attempts, body, contentType }, secret);
+				if (await retry(notJson, 'answer was not JSON')) continue;
+				throw notJson;
+			}
+			return redactValue(body, secret);
 		}
-		const contentType = headerValue(headers, 'content-type');
-		const statusError = () => errorFromStatus(node, { ...where, status, body, contentType, location: headerValue(headers, 'location'), attempts, recordLabel: options.recordLabel }, secret, isWrite);
-		if (status >= 500 && (await retry(statusError(), `status ${status}`))) continue;
-		if (status < 200 || status >= 300) throw statusError();
-		const problem = isWrite ? writeAnswerProblem(body, options.expect) : undefined;
-		if (problem) throw errorFromWriteAnswer(node, { ...where, status, body, contentType, problem }, secret);
-		if (!isWrite && (body === null || typeof body !== 'object')) {
-			const notJson = errorFromNotJson(node, { ...where, attempts, body, contentType }, secret);
-			if (await retry(notJson, 'answer was not JSON')) continue;
-			throw notJson;
-		}
-		return redactValue(body, secret);
+	} finally {
+		budget.end(place);
 	}
 }
