@@ -1,5 +1,5 @@
 /**
- * The nine defects of the rate handling that issue 43 lists, each shown where a user sees it: workflows and tool
+ * The defects of the rate handling that reviews found, each shown where a user sees it: workflows and tool
  * calls run through n8n's engine against the sandbox, or against a small scripted service where the sandbox cannot
  * answer that way (a Retry-After date, a 429 without hints, a reset in an unusual unit).
  */
@@ -262,7 +262,7 @@ it('9. a key that keeps refusing is tried one call at a time: six executions sen
 	expect(sandbox.control.requests().length).toBeLessThanOrEqual(6 + 6 + 7);
 });
 
-describe('the defects of a review, tried as users would (issue 56)', () => {
+describe('the defects of a later review, tried as users would', () => {
 	const statuses = (sandbox: RunningSandbox) => sandbox.control.requests().map((request) => request.status);
 
 	it("N1. a credential with a 1 s window leaves another credential's spent 60 s budget alone: that key's next call waits for its window", async () => {
