@@ -173,18 +173,23 @@ describe('the rate policy on schedules that once broke it', () => {
 		});
 	});
 
+	/** Two credentials of one key, one that cannot read the service's whole-second resets, against a Date 5 s behind. */
+	const credential = { key: 'k1', baseUrl: 'https://api.example.com', limit: { read: 2, write: 1 }, windowMs: 60_000, processes: 1 };
+	const read = { process: 0, kind: 'read' as const, tripMs: [1, 1] as [number, number], tool: false, maxWaitMs: 0, drops: 0 };
+	const wholeSecondResets: Pick<Schedule, 'service' | 'credentials' | 'processes'> = {
+		service: { windowMs: 60_000, limit: { read: 2, write: 1 }, windows: 'clock', phaseMs: 4176, headers: 'always', reset: 'epoch-seconds', retryAfter: 'none', clockSkewMs: -5000, sendsDate: true },
+		credentials: [
+			{ ...credential, resetUnit: 'auto' },
+			{ ...credential, resetUnit: 'secondsFromNow' },
+		],
+		processes: 1,
+	};
+
 	it('a call answered less than two seconds before a window end read against a whole-second Date counts a window: a reset rounded up and a Date rounded down, headers on every answer, draw no 429', () => {
 		// Found by `npm run faults -- --only rate --runs 100000 --seed 777`: the end, read 1 s late, let a call of a
 		// credential that cannot read the resets count only until it, though the service counted it in the next window.
-		const credential = { key: 'k1', baseUrl: 'https://api.example.com', limit: { read: 2, write: 1 }, windowMs: 60_000, processes: 1 };
-		const read = { process: 0, kind: 'read' as const, tripMs: [1, 1] as [number, number], tool: false, maxWaitMs: 0, drops: 0 };
 		invariants({
-			service: { windowMs: 60_000, limit: { read: 2, write: 1 }, windows: 'clock', phaseMs: 4176, headers: 'always', reset: 'epoch-seconds', retryAfter: 'none', clockSkewMs: -5000, sendsDate: true },
-			credentials: [
-				{ ...credential, resetUnit: 'auto' },
-				{ ...credential, resetUnit: 'secondsFromNow' },
-			],
-			processes: 1,
+			...wholeSecondResets,
 			calls: [
 				{ ...read, at: 4175, credential: 0 },
 				{ ...read, at: 64_140, credential: 1, tripMs: [36, 1] },
@@ -199,15 +204,8 @@ describe('the rate policy on schedules that once broke it', () => {
 	it("Remaining 0 without a reset spends the window a window after its answer, not until an earlier answer's end: a credential that cannot read the resets draws no 429", () => {
 		// Found by `npm run faults -- --only rate --runs 100000 --seed 777`: three answers of one credential without a reset
 		// were taken for one window, which the first one's answer ended, though the last two were of the next.
-		const credential = { key: 'k1', baseUrl: 'https://api.example.com', limit: { read: 2, write: 1 }, windowMs: 60_000, processes: 1 };
-		const read = { process: 0, kind: 'read' as const, tripMs: [1, 1] as [number, number], tool: false, maxWaitMs: 0, drops: 0 };
 		invariants({
-			service: { windowMs: 60_000, limit: { read: 2, write: 1 }, windows: 'clock', phaseMs: 4176, headers: 'always', reset: 'epoch-seconds', retryAfter: 'none', clockSkewMs: -5000, sendsDate: true },
-			credentials: [
-				{ ...credential, resetUnit: 'auto' },
-				{ ...credential, resetUnit: 'secondsFromNow' },
-			],
-			processes: 1,
+			...wholeSecondResets,
 			calls: [
 				{ ...read, at: 43_439, credential: 1 },
 				{ ...read, at: 64_140, credential: 1, tripMs: [36, 1] },
