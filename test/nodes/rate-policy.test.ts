@@ -226,6 +226,14 @@ describe('rule 6: other clients', () => {
 		expect(paceOf(figures({ earlierWindows: [{ end: T, spentUntil: 0, own: 30, others: 10 }] }), settings({ limit: 40, processes: 4 }))).toBe(10);
 	});
 
+	it('does not shrink a window at a time: a stated process keeps what the others left, an unstated one its share to the nearest call', () => {
+		// A worker that sent 8 where the other three sent 30 had 10 left to it; its share by proportion (8) would stick.
+		expect(paceOf(figures({ earlierWindows: [{ end: T, spentUntil: 0, own: 8, others: 30 }] }), settings({ limit: 40, processes: 4 }))).toBe(10);
+		// 40 × 9 ÷ 37 is 9.7: rounded down, the part loses a call each window it is the lowest.
+		expect(paceOf(figures({ earlierWindows: [{ end: T, spentUntil: 0, own: 9, others: 28 }] }), s)).toBe(10);
+		expect(paceOf(figures({ earlierWindows: [{ end: T, spentUntil: 0, own: 9, others: 30 }] }), s)).toBe(9);
+	});
+
 	it(`remembers the ${WINDOWS_REMEMBERED} windows before the current one, and forgets older ones`, () => {
 		const budget = new RateBudget();
 		const ends = Array.from({ length: WINDOWS_REMEMBERED + 2 }, (_, index) => T + index * 5000);
