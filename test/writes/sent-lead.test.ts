@@ -12,7 +12,7 @@ const sent: SentLead = {
 	mobiles: [],
 };
 const SENT_AT = Date.parse('2026-11-27T10:00:00Z');
-const since = (known: string[] = []) => ({ known, earliestCreatedAt: () => SENT_AT });
+const since = (known: string[] = []) => ({ known, earliestCreatedAt: SENT_AT });
 const lead = { name: 'ana souza ', company: 'FONES LTDA', emails: [{ value: 'ana@example.com' }], phones: [{ value: '551133334444' }], createdAt: '2026-11-27T10:00:01Z' };
 
 describe('the lead a lost create sent', () => {

@@ -37,7 +37,7 @@ function service() {
 			sending(`send ${sends}`);
 			return [{ json: { id: `lead-${sends}`, name: 'Ana' } }];
 		},
-		again: async (earlier: { detail: string }): Promise<INodeExecutionData[]> => [{ json: { lookedFor: earlier.detail } }],
+		again: async (detail: string): Promise<INodeExecutionData[]> => [{ json: { lookedFor: detail } }],
 	};
 }
 

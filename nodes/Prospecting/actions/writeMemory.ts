@@ -42,8 +42,8 @@ class Remembered<V extends { until: number }> {
 	clear = () => this.entries.clear();
 }
 
-/** An earlier try of a write: its output once confirmed, or when it was sent and what a later try needs. */
-type Try = { outcome: 'confirmed'; output: INodeExecutionData[] } | { outcome: 'sent'; sentAt: number; detail: unknown };
+/** An earlier try of a write: its output once confirmed, or what a later try needs of one sent. */
+type Try = { outcome: 'confirmed'; output: INodeExecutionData[] } | { outcome: 'sent'; detail: unknown };
 
 const runs = new Remembered<{ until: number; tries: number; items: Map<number, Try> }>();
 
@@ -92,15 +92,15 @@ const copied = (output: INodeExecutionData[]) => output.map((item) => ({ ...item
 export async function writeOnce<D>(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	write: { send: (sending: (detail: D) => void) => Promise<INodeExecutionData[]>; again: (earlier: { sentAt: number; detail: D }) => Promise<INodeExecutionData[]> },
+	write: { send: (sending: (detail: D) => void) => Promise<INodeExecutionData[]>; again: (detail: D) => Promise<INodeExecutionData[]> },
 ): Promise<INodeExecutionData[]> {
 	const key = runKey(context);
 	const items = key === undefined ? undefined : runs.get(key)?.items;
 	const earlier = items?.get(itemIndex);
 	if (earlier?.outcome === 'confirmed') return copied(earlier.output);
 	try {
-		const sending = (detail: D) => items?.set(itemIndex, { outcome: 'sent', sentAt: Date.now(), detail });
-		const output = await (earlier ? write.again(earlier as { sentAt: number; detail: D }) : write.send(sending));
+		const sending = (detail: D) => items?.set(itemIndex, { outcome: 'sent', detail });
+		const output = await (earlier ? write.again(earlier.detail as D) : write.send(sending));
 		items?.set(itemIndex, { outcome: 'confirmed', output: copied(output) });
 		return output;
 	} catch (error) {

@@ -2,19 +2,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { contactValue, textValue } from '../parameters';
 
-export interface ContactItem {
-	value: string;
-	label: string;
-}
-
-export interface LeadContacts {
-	emails: ContactItem[];
-	phones: ContactItem[];
-	mobiles: ContactItem[];
-}
-
-type Kind = keyof LeadContacts;
+type Kind = 'emails' | 'phones' | 'mobiles';
 const KINDS: Kind[] = ['emails', 'phones', 'mobiles'];
+/** A lead's contacts of each kind, as the service takes them. */
+export type LeadContacts = Record<Kind, Array<{ value: string; label: string }>>;
 
 const digits = (value: string) => value.replace(/\D/g, '');
 
@@ -47,15 +38,12 @@ export function collectContacts(
 	const { additionalFields } = input;
 	const defaultLabel = textValue.call(this, i, 'additionalFields.contactLabel', additionalFields.contactLabel) || 'Principal';
 	const contacts: LeadContacts = { emails: [], phones: [], mobiles: [] };
-	const added = new Set<string>();
 	const add = (kind: Kind, field: string, raw: unknown, label?: { field: string; raw: unknown }) => {
 		const value = contactValue.call(this, i, field, raw, kind === 'emails' ? 'email' : 'phone');
 		if (value === '') return;
 		const labelText = label ? textValue.call(this, i, label.field, label.raw) : '';
 		// A phone and a mobile with the same digits are two contacts; the same one twice is sent once.
-		const key = `${kind}|${contactKey(kind, value)}`;
-		if (added.has(key)) return;
-		added.add(key);
+		if (contacts[kind].some((item) => contactKey(kind, item.value) === contactKey(kind, value))) return;
 		contacts[kind].push({ value, label: labelText || defaultLabel });
 	};
 	add('emails', 'email', input.email);

@@ -8,8 +8,8 @@ import { prospectingApiRequest } from '../../transport/request';
 import { earliestCreatedAt } from '../../transport/serviceClock';
 import { guardWrite } from '../dryRun';
 import { booleanValue, secondsOption, writeSettings } from '../parameters';
-import { inContactTurn, writeOnce, type ContactTurn, type Doubt } from '../writeMemory';
-import { DEFAULT_LOST_LEAD_SEARCH_SECONDS, lookForLostLead, mayExistError, searchBeforeSending } from './lostLead';
+import { inContactTurn, writeOnce, type ContactTurn } from '../writeMemory';
+import { DEFAULT_LOST_LEAD_SEARCH_SECONDS, lookForLostLead, mayExistError, searchBeforeSending, type SentCreate as Look } from './lostLead';
 import { hasContactOf, isTheLeadSent, leadFromParameters, matchesEverythingSent, type SentLead } from './sentLead';
 import { simplifyLead, simplifyLeadsWanted } from './simplify';
 
@@ -17,9 +17,6 @@ export { description } from './create.description';
 
 /** Whether the lead of an item was created by this node or already there (Skip If Exists, a lost answer's look, a retry). */
 export type LeadOutcome = 'created' | 'found';
-
-/** What a lost lead is looked for with: the create's own send, or an earlier one (an earlier try or execution). */
-type Look = Doubt<SentLead> & { known: string[] };
 
 /** One item's create: its lead, its options, and the account its contacts' turn is kept for. */
 async function createOf(context: IExecuteFunctions, i: number) {
@@ -52,7 +49,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	return await writeOnce<Look>(this, i, {
 		send: async (sending) => await inTurn(async (turn) => await findOrSend(c, turn, sending)),
 		// An earlier try of this item sent it, its outcome unknown: look on, as it sent it; never send again.
-		again: async ({ detail }) => await inTurn(async (turn) => await lookFor(c, turn, detail, ['an earlier try of this node (Retry On Fail) sent POST /leads; its outcome stayed unknown'], true)),
+		again: async (earlier) => await inTurn(async (turn) => await lookFor(c, turn, earlier, ['an earlier try of this node (Retry On Fail) sent POST /leads; its outcome stayed unknown'], true)),
 	});
 }
 
@@ -95,7 +92,7 @@ async function send(c: Create, turn: ContactTurn<SentLead>, sending: (look: Look
 	for (;;) {
 		const [sentAt, again] = [Date.now(), unknown !== undefined];
 		try {
-			const expect = { record: 'required' as const, isWritten: (lead: object) => isTheLeadSent(lead, c.lead.sent, sinceSend(c, sentAt, known), true) };
+			const expect = { record: 'required' as const, isWritten: (lead: object) => isTheLeadSent(lead, c.lead.sent, { known, earliestCreatedAt: earliestCreatedAt(c.account, sentAt).at }, true) };
 			return settled(c, turn, unwrapRecord(await prospectingApiRequest.call(c.context, 'POST', '/leads', { ...c.settings, body: c.lead.body, expect })) ?? {}, 'created');
 		} catch (error) {
 			const words = asNodeError(node, error).message;
@@ -106,7 +103,7 @@ async function send(c: Create, turn: ContactTurn<SentLead>, sending: (look: Look
 			}
 			unknown ??= error;
 			c.context.logger.info(`Prospecting: the outcome of the create for ${c.lead.contact} is unknown (${words}); looking for its lead for up to ${c.windowMs / 1000} s before the item goes on (item ${c.i})`);
-			const search = await lookForLostLead.call(c.context, { ...lookAt(c, look), from: sentAt });
+			const search = await lookForLostLead.call(c.context, lookAt(c, look, sentAt));
 			if (search.lead) return settled(c, turn, search.lead, 'found');
 			tried.push(`POST /leads sent${again ? ' again' : ''}; its outcome is unknown (${words})`);
 			// A failed search may have missed the lead, and on an unknown clock a late-stamped one too.
@@ -117,23 +114,14 @@ async function send(c: Create, turn: ContactTurn<SentLead>, sending: (look: Look
 
 /** Looks for the lead of an earlier send; only the item's own look (a later try) keeps its contacts in doubt longer. */
 async function lookFor(c: Create, turn: ContactTurn<SentLead>, earlier: Look, tried: string[], own: boolean): Promise<INodeExecutionData[]> {
-	const search = await lookForLostLead.call(c.context, { ...lookAt(c, earlier), from: earlier.sentAt });
+	const search = await lookForLostLead.call(c.context, lookAt(c, earlier, earlier.sentAt));
 	if (search.lead) return settled(c, turn, search.lead, 'found');
 	if (own) turn.inDoubt(earlier);
 	throw mayExistError(c.context.getNode(), undefined, { contact: c.lead.contact, tried, search, itemIndex: c.i });
 }
 
-/** What a lead found is set against: the leads listed before the send, and the service's clock at the send. */
-const sinceSend = (c: Create, sentAt: number, known: string[]) => ({ known, earliestCreatedAt: () => earliestCreatedAt(c.account, sentAt).at, measured: () => earliestCreatedAt(c.account, sentAt).measured });
-
-const lookAt = (c: Create, look: Look) => ({
-	contact: c.lead.contact,
-	sent: look.sent,
-	since: sinceSend(c, look.sentAt, look.known),
-	windowMs: look.windowMs,
-	deadlineAt: c.settings.deadlineAt,
-	settings: c.settings,
-});
+/** A look for the lead of `look`, searching from `from` (its send, or the send again). */
+const lookAt = (c: Create, look: Look, from: number) => ({ ...look, contact: c.lead.contact, account: c.account, from, settings: c.settings });
 
 function settled(c: Create, turn: ContactTurn<SentLead>, lead: IDataObject, outcome: LeadOutcome): INodeExecutionData[] {
 	turn.settled();

@@ -6,8 +6,10 @@ import { withOutcome } from '../../helpers/outcome';
 import { prospectingApiPaginate } from '../../shared/pagination';
 import { cancelSignal, leaveIfCancelled, pause } from '../../transport/pause';
 import type { ProspectingRequestOptions } from '../../transport/request';
+import { earliestCreatedAt } from '../../transport/serviceClock';
 import { checkBeforeSending } from '../checkBeforeSending';
-import { hasContactOf, isTheLeadSent, matchesEverythingSent, type LeadToCreate, type SentLead, type SentSince } from './sentLead';
+import type { Doubt } from '../writeMemory';
+import { hasContactOf, isTheLeadSent, matchesEverythingSent, type LeadToCreate, type SentLead } from './sentLead';
 
 /** Lead Create's searches (GET /leads?search=): for a lead before sending, and for a lost lead after. */
 
@@ -47,6 +49,9 @@ export async function searchBeforeSending(this: IExecuteFunctions, lead: LeadToC
 	return { existing, listed: listed.map((record) => String(record.id)) };
 }
 
+/** A create whose lead may be lost: what it sent and when, the leads listed before it, and how long to look for it. */
+export type SentCreate = Doubt<SentLead> & { known: string[] };
+
 export interface LostLeadSearch {
 	lead?: IDataObject;
 	/** How many searches ran (failed ones included), over how many seconds from the first to the last. */
@@ -60,16 +65,16 @@ export interface LostLeadSearch {
 
 /**
  * Looks for the lead a create sent with its outcome unknown, from `from` over the window (a slow service may commit it
- * well after its answer was lost; at least one search runs), no search starting past `deadlineAt`. Stops at the first
+ * well after its answer was lost; at least one search runs), no search starting past the deadline. Stops at the first
  * search that finds it; a failed search does not end the look, and every failure is reported.
  */
 export async function lookForLostLead(
 	this: IExecuteFunctions,
-	look: { contact: string; sent: SentLead; since: SentSince & { measured: () => boolean }; from: number; windowMs: number; deadlineAt?: number; settings: ProspectingRequestOptions },
+	look: SentCreate & { contact: string; account: string; from: number; settings: ProspectingRequestOptions },
 ): Promise<LostLeadSearch> {
 	const signal = cancelSignal(this);
 	const result: LostLeadSearch = { searches: 0, spanSeconds: 0, failures: [], measured: false };
-	const due = searchSchedule(look.windowMs).filter((at) => look.from + at >= Date.now() && look.from + at <= (look.deadlineAt ?? Infinity));
+	const due = searchSchedule(look.windowMs).filter((at) => look.from + at >= Date.now() && look.from + at <= (look.settings.deadlineAt ?? Infinity));
 	let firstAt: number | undefined;
 	try {
 		for (const at of due.length > 0 ? due : [0]) {
@@ -79,7 +84,8 @@ export async function lookForLostLead(
 			result.searches += 1;
 			try {
 				const found = await searchFor(this, look.contact, look.settings);
-				[result.lead, result.measured] = [found.find((record) => isTheLeadSent(record, look.sent, look.since)), look.since.measured()];
+				const clock = earliestCreatedAt(look.account, look.sentAt);
+				[result.lead, result.measured] = [found.find((record) => isTheLeadSent(record, look.sent, { known: look.known, earliestCreatedAt: clock.at })), clock.measured];
 				if (result.lead) break;
 			} catch (error) {
 				// A search cut off by a Stop failed because of it: the Stop reaches n8n as it is.
@@ -99,8 +105,6 @@ export async function lookForLostLead(
 	return result;
 }
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 'es'}`;
-
 /**
  * The error of a Lead Create whose outcome stayed unknown: the lead may exist. Says which contact, what was tried, how
  * the look went, and how to check before running the item again; never "safe to run again", as a slow service may
@@ -111,7 +115,7 @@ export function mayExistError(node: INode, lost: unknown, details: { contact: st
 	const { contact, search } = details;
 	const message = `The lead for ${contact} may exist: the outcome of its create is unknown, and it was not sent again`;
 	const error = lost === undefined ? new NodeOperationError(node, message) : asNodeError(node, lost);
-	const searches = search && `${plural(search.searches, 'search')} over ${Math.round(search.spanSeconds * 10) / 10} s (GET /leads?search=${contact})`;
+	const searches = search && `${search.searches} search${search.searches === 1 ? '' : 'es'} over ${Math.round(search.spanSeconds * 10) / 10} s (GET /leads?search=${contact})`;
 	const failed = search?.failures.length ?? 0;
 	error.message = message;
 	error.description = [

@@ -29,10 +29,8 @@ export function leadFromParameters(this: IExecuteFunctions, i: number): LeadToCr
 	if (contact === undefined) {
 		throw inputError(this.getNode(), i, 'email / phone / mobile', 'a lead needs at least one contact: fill Email, Phone, or a contact under Additional Fields');
 	}
-	const body: IDataObject = {};
-	if (name) body.name = name;
-	if (company) body.company = company;
-	for (const kind of ['emails', 'phones', 'mobiles'] as const) if (contacts[kind].length) body[kind] = contacts[kind];
+	// Only the fields filled are sent.
+	const body: IDataObject = Object.fromEntries(Object.entries({ name, company, ...contacts }).filter(([, value]) => value.length > 0));
 	return { sent: { name, company, ...contacts }, body, keys: contactKeys(contacts), contact };
 }
 
@@ -60,11 +58,10 @@ export function matchesEverythingSent(lead: object, sent: SentLead): boolean {
 	});
 }
 
-/** What a lead found or answered is set against: leads that existed before the send, and when it was sent. */
+/** What a lead found or answered is set against: leads listed before the send, and the earliest createdAt it may carry. */
 export interface SentSince {
 	known: string[];
-	/** The earliest createdAt (the service's clock) the lead sent may carry. */
-	earliestCreatedAt: () => number;
+	earliestCreatedAt: number;
 }
 
 /**
@@ -76,7 +73,7 @@ export interface SentSince {
 export function isTheLeadSent(lead: object, sent: SentLead, since: SentSince, answered = false): boolean {
 	const record = lead as Record<string, unknown>;
 	const createdAt = Date.parse(String(record.createdAt ?? ''));
-	const inTime = Number.isFinite(createdAt) ? createdAt >= since.earliestCreatedAt() : answered;
+	const inTime = Number.isFinite(createdAt) ? createdAt >= since.earliestCreatedAt : answered;
 	const carried = recordContactKeys(record);
 	return inTime && !since.known.includes(String(record.id)) && contactKeys(sent).some((key) => carried.has(key)) && matchesEverythingSent(record, sent);
 }

@@ -195,5 +195,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		throw withNote(this.getNode(), error, await afterLoss(new Set(listedBefore)));
 	};
 
-	return await writeOnce<string[]>(this, i, { send, again: async (earlier) => await afterUnknown(earlier.detail) });
+	return await writeOnce<string[]>(this, i, { send, again: afterUnknown });
 }
