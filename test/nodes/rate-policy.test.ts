@@ -234,6 +234,14 @@ describe('rule 6: other clients', () => {
 		expect(paceOf(figures({ earlierWindows: [{ end: T, spentUntil: 0, own: 9, others: 30 }] }), s)).toBe(9);
 	});
 
+	it("takes what the others left of the service's limit where the credential states less, to leave room for another app", () => {
+		// The service allows 100; the credential 50 for two workers, beside an app spending 40: 100 − (40 + 25) leaves 35.
+		const window = { end: T, spentUntil: 0, own: 25, others: 65 };
+		expect(paceOf(figures({ announcedLimit: 100, earlierWindows: [window] }), settings({ limit: 50, processes: 2 }))).toBe(25);
+		// Over the service's limit it still takes only what is left.
+		expect(paceOf(figures({ announcedLimit: 100, earlierWindows: [{ ...window, others: 90 }] }), settings({ limit: 50, processes: 2 }))).toBe(10);
+	});
+
 	it(`remembers the ${WINDOWS_REMEMBERED} windows before the current one, and forgets older ones`, () => {
 		const budget = new RateBudget();
 		const ends = Array.from({ length: WINDOWS_REMEMBERED + 2 }, (_, index) => T + index * 5000);
