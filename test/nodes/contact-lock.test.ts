@@ -11,6 +11,7 @@ import { faultsAfter } from '../support/service-faults';
 
 const { sandbox, connection } = useSandbox({ rateLimit: false, dataset: { leads: 3 } });
 const isCreate = ({ method, path }: PlannedRequest) => method === 'POST' && path === '/api/v1/leads';
+const lastRequestAt = () => Date.parse(String(sandbox.control.requests().at(-1)?.at ?? 0));
 
 describe('the contact lock of Skip If Exists, under a Stop', () => {
 	const leadsOf = (email: string) => sandbox.control.leads().filter((lead) => lead.emails.some((item) => item.value === email));
@@ -50,6 +51,26 @@ describe('the contact lock of Skip If Exists, under a Stop', () => {
 		expect(after.items.map((item) => item.json.leadOutcome)).toEqual(['created']);
 		expect(leadsOf(email)).toHaveLength(1);
 	}, 20_000);
+
+	it('a Stop while the create waits for the rate budget sent nothing: the next form for the contact creates its lead at once', async () => {
+		const email = 'paula.espera@example.com';
+		const searched = () => sandbox.control.requests().some((request) => request.query.search === email);
+		// Another lead spends the window's one write; the form's create, its search done, waits for the next window.
+		await runNode({ ...form('outra.pessoa@example.com') }, { ...connection, writesPerWindow: 1, rateLimitWindowSeconds: 60 });
+		const stopped = await runNode({ ...form(email), options: { skipIfExists: true, lostLeadSearch: 10 } }, {
+			...connection,
+			writesPerWindow: 1,
+			rateLimitWindowSeconds: 60,
+			stop: { when: () => searched() && Date.now() - lastRequestAt() >= 300, what: 'waited 0.3 s for the rate budget' },
+		});
+		// Stopped before its create left: the only create the service saw is the other lead's.
+		expect({ stopped: `${stopped.run.status}: ${stopped.error?.message ?? ''}`, creates: sandbox.control.requests().filter(isCreate).length }).toEqual({
+			stopped: expect.stringMatching(/cancel/) as string,
+			creates: 1,
+		});
+		const next = await runNode({ ...form(email), options: { skipIfExists: true, lostLeadSearch: 10 } }, connection);
+		expect({ outcome: next.items.map((item) => item.json.leadOutcome), leads: leadsOf(email).length }).toEqual({ outcome: ['created'], leads: 1 });
+	}, 30_000);
 
 	/**
 	 * The create for `email` is lost, then every answer takes 0.8 s, so the window's three searches (0.3, 0.5 and 1 s)

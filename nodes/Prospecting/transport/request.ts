@@ -4,6 +4,7 @@ import { budgetKey, buildQuery, checkedAccount, type MultiValueFormat, type Pros
 import { headerValue } from '../helpers/headers';
 import { isRetryableCode, isUnreachableCode, networkCode } from '../helpers/networkCode';
 import { errorFromNetwork } from '../helpers/networkError';
+import { withOutcome } from '../helpers/outcome';
 import { errorFromRateLimit } from '../helpers/rateLimitError';
 import { errorFromStatus } from '../helpers/statusError';
 import { errorFromNotJson, errorFromWriteAnswer } from '../helpers/unusableAnswerError';
@@ -72,6 +73,8 @@ export async function prospectingApiRequest(
 	let [attempts, failures, refusals] = [0, 0, 0];
 	/** [11] The failure a call is retrying, its answer when no retry fits: never a rate limit; and the last 429's body. */
 	let [failure, refusedBody]: [Error | undefined, unknown] = [undefined, undefined];
+	/** [10] A write stopped while it waits (its turn, or a retry of one that never reached the service) was not sent. */
+	const stoppedBeforeSending = (error: unknown) => (isWrite ? withOutcome(error, 'notSent') : error);
 	/** [11] A read, or a write that never reached the service, is retried with a growing wait, never past the deadline. */
 	const retry = async (error: Error, reason: string, unsent = false): Promise<boolean> => {
 		const wait = READ_RETRY_BASE_MS * 2 ** failures;
@@ -79,7 +82,9 @@ export async function prospectingApiRequest(
 		if (failures >= most || Date.now() + wait > deadline.latest(false, Date.now())) return false;
 		[failure, failures] = [error, failures + 1];
 		this.logger?.debug(`Prospecting: ${method} ${endpoint} failed (${reason}); retry ${failures} in ${wait} ms`);
-		await pause(wait, signal);
+		await pause(wait, signal).catch((error: unknown) => {
+			throw stoppedBeforeSending(error);
+		});
 		return true;
 	};
 
@@ -89,7 +94,7 @@ export async function prospectingApiRequest(
 			attempts += 1;
 			const askedAt = Date.now();
 			const reservation = await budget.acquire(settings, deadline, signal, place).catch((error: unknown) => {
-				if (!(error instanceof RateWaitTooLong)) throw error;
+				if (!(error instanceof RateWaitTooLong)) throw stoppedBeforeSending(error);
 				const waited = { waitedMs: deadline.waitedMs(Date.now()), maxWaitMs: deadline.maxWaitMs, askedWaitMs: error.neededMs, heldBy: error.heldBy };
 				throw failure ?? errorFromRateLimit(node, { ...where, ...waited, refusals, body: refusedBody }, secret, isWrite);
 			});
