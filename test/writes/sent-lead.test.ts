@@ -12,12 +12,12 @@ const sent: SentLead = {
 	mobiles: [],
 };
 const SENT_AT = Date.parse('2026-11-27T10:00:00Z');
-const since = (known: string[] = []) => ({ known, earliestCreatedAt: SENT_AT });
+const sentBy = (known: string[] = []) => ({ sent, known });
 const lead = { name: 'ana souza ', company: 'FONES LTDA', emails: [{ value: 'ana@example.com' }], phones: [{ value: '551133334444' }], createdAt: '2026-11-27T10:00:01Z' };
 
 describe('the lead a lost create sent', () => {
 	it('matches a record whatever the case and spaces of its name and company, the case of its e-mails and the punctuation of its phones', () => {
-		expect(isTheLeadSent(lead, sent, since())).toBe(true);
+		expect(isTheLeadSent(lead, sentBy(), SENT_AT)).toBe(true);
 	});
 
 	it('matches a phone the service gives as a number, and a contact given as a plain value', () => {
@@ -37,15 +37,15 @@ describe('the lead a lost create sent', () => {
 	});
 
 	it('is never a lead created before the send, or one whose creation time cannot be read, unless that is the create\'s own answer', () => {
-		expect(isTheLeadSent({ ...lead, createdAt: '2026-11-27T09:59:59Z' }, sent, since())).toBe(false);
-		expect(isTheLeadSent({ ...lead, createdAt: undefined }, sent, since())).toBe(false);
-		expect(isTheLeadSent({ ...lead, createdAt: 'ontem' }, sent, since())).toBe(false);
-		expect(isTheLeadSent({ ...lead, createdAt: undefined }, sent, since(), true)).toBe(true);
-		expect(isTheLeadSent({ ...lead, createdAt: '2026-11-27T09:59:59Z' }, sent, since(), true)).toBe(false);
+		expect(isTheLeadSent({ ...lead, createdAt: '2026-11-27T09:59:59Z' }, sentBy(), SENT_AT)).toBe(false);
+		expect(isTheLeadSent({ ...lead, createdAt: undefined }, sentBy(), SENT_AT)).toBe(false);
+		expect(isTheLeadSent({ ...lead, createdAt: 'ontem' }, sentBy(), SENT_AT)).toBe(false);
+		expect(isTheLeadSent({ ...lead, createdAt: undefined }, sentBy(), SENT_AT, true)).toBe(true);
+		expect(isTheLeadSent({ ...lead, createdAt: '2026-11-27T09:59:59Z' }, sentBy(), SENT_AT, true)).toBe(false);
 	});
 
 	it('is never a lead known before the send, nor one that carries none of the contacts sent', () => {
-		expect(isTheLeadSent({ ...lead, id: 'lead_1' }, sent, since(['lead_1']))).toBe(false);
-		expect(isTheLeadSent({ id: 'lead_2', name: 'Ana Souza', createdAt: lead.createdAt }, sent, since(), true)).toBe(false);
+		expect(isTheLeadSent({ ...lead, id: 'lead_1' }, sentBy(['lead_1']), SENT_AT)).toBe(false);
+		expect(isTheLeadSent({ id: 'lead_2', name: 'Ana Souza', createdAt: lead.createdAt }, sentBy(), SENT_AT, true)).toBe(false);
 	});
 });

@@ -8,6 +8,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
+import type { Doubt } from '../../nodes/Prospecting/actions/writeMemory';
+
 type WriteMemory = typeof import('../../nodes/Prospecting/actions/writeMemory');
 
 /** A fresh memory (the module's own), so that what one test leaves does not reach another. */
@@ -151,15 +153,15 @@ describe('a write\'s try, across n8n\'s Retry On Fail', () => {
 	});
 });
 
-/** A task that runs until `finish` is called, recording when it starts. */
+/** A create that runs until `finish` is called, recording when it starts. */
 function pendingTask(name: string, started: string[]) {
 	let finish!: () => void;
 	const done = new Promise<void>((resolve) => (finish = resolve));
 	return {
-		task: async () => {
+		task: async (): Promise<INodeExecutionData[]> => {
 			started.push(name);
 			await done;
-			return name;
+			return [{ json: { name } }];
 		},
 		finish: () => finish(),
 	};
@@ -167,76 +169,97 @@ function pendingTask(name: string, started: string[]) {
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+type Send = (sending: (detail: Doubt) => void, doubt?: Doubt & { until: number }) => Promise<INodeExecutionData[]>;
+
+/** A create of these contacts of one account, outside an execution (no try to remember); it `waits` for their turn. */
+const createWith = (memory: WriteMemory) => async (keys: string[], send: Send, waits = true) =>
+	await memory.writeOnce<Doubt>(contextOf(undefined), 0, { contacts: { account: 'account', keys, waits }, send, again: async () => [] });
+
+/** A create that sends and then fails with `error`, leaving what it sent to the memory's rules. */
+const failingAfterSending = (doubt: Doubt, error: Error): Send => async (sending) => {
+	sending(doubt);
+	throw error;
+};
+
+/** The doubt a create of these contacts is told of. */
+const doubtOn = async (create: ReturnType<typeof createWith>, keys: string[]) => (await create(keys, async (_sending, doubt) => [{ json: { doubt } }]))[0].json.doubt;
+
 describe('a contact\'s turn and doubt', () => {
 	it('three creates for one contact run one after another, and two holding the same contacts in opposite orders both finish', async () => {
-		const { inContactTurn } = freshMemory();
+		const create = createWith(freshMemory());
 		const started: string[] = [];
 		const [first, second, third] = ['first', 'second', 'third'].map((name) => pendingTask(name, started));
-		const runs = [inContactTurn('account', ['email:ana'], first.task), inContactTurn('account', ['email:ana'], second.task)];
+		const runs = [create(['email:ana'], first.task), create(['email:ana'], second.task)];
 		await settle();
 		expect(started).toEqual(['first']);
 		first.finish();
 		await settle();
-		runs.push(inContactTurn('account', ['email:ana'], third.task));
+		runs.push(create(['email:ana'], third.task));
 		await settle();
 		expect(started).toEqual(['first', 'second']);
 		second.finish();
 		await settle();
 		third.finish();
-		await expect(Promise.all(runs)).resolves.toEqual(['first', 'second', 'third']);
+		await expect(Promise.all(runs)).resolves.toEqual(['first', 'second', 'third'].map((name) => [{ json: { name } }]));
 
 		const order: string[] = [];
-		await Promise.all([
-			inContactTurn('account', ['email:b', 'email:a'], async () => order.push('b-a')),
-			inContactTurn('account', ['email:a', 'email:b'], async () => order.push('a-b')),
-		]);
+		const named = (name: string) => async () => [{ json: { name: order.push(name) } }];
+		await Promise.all([create(['email:b', 'email:a'], named('b-a')), create(['email:a', 'email:b'], named('a-b'))]);
 		expect(order).toEqual(['b-a', 'a-b']);
 	});
 
 	it('leaves a create stopped before it was settled in doubt for its window from then, then forgets it', async () => {
 		jest.useFakeTimers({ now: new Date('2026-11-27T03:00:00Z'), doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
-		const { inContactTurn } = freshMemory();
-		const sent = { name: 'Ana' };
-		await expect(
-			inContactTurn('account', ['email:ana', 'number:1133334444'], async (turn) => {
-				turn.inDoubt({ sentAt: Date.now(), sent, windowMs: 180_000 });
-				jest.setSystemTime(new Date('2026-11-27T03:01:00Z'));
-				throw new Error('The execution was cancelled');
-			}),
-		).rejects.toThrow('cancelled');
-		const doubtAt = async () => await inContactTurn('account', ['number:1133334444'], async (turn) => turn.doubt);
+		const create = createWith(freshMemory());
+		const sent = { sentAt: Date.now(), windowMs: 180_000 };
+		const stopped: Send = async (sending) => {
+			sending(sent);
+			jest.setSystemTime(new Date('2026-11-27T03:01:00Z'));
+			throw new Error('The execution was cancelled');
+		};
+		await expect(create(['email:ana', 'number:1133334444'], stopped)).rejects.toThrow('cancelled');
 		jest.setSystemTime(new Date('2026-11-27T03:03:59Z'));
-		expect(await doubtAt()).toEqual({ sentAt: Date.parse('2026-11-27T03:00:00Z'), sent, windowMs: 180_000, until: Date.parse('2026-11-27T03:04:00Z') });
+		expect(await doubtOn(create, ['number:1133334444'])).toEqual({ ...sent, until: Date.parse('2026-11-27T03:04:00Z') });
 		jest.setSystemTime(new Date('2026-11-27T03:04:00Z'));
-		expect(await doubtAt()).toBeUndefined();
+		expect(await doubtOn(create, ['number:1133334444'])).toBeUndefined();
+	});
+
+	it('leaves no doubt for a create proven not applied (refused, not sent), and a doubt for one whose outcome is unknown', async () => {
+		const create = createWith(freshMemory());
+		const sent = { sentAt: Date.now(), windowMs: 180_000 };
+		await expect(create(['email:recusada'], failingAfterSending(sent, refused()))).rejects.toThrow('Refused');
+		await expect(create(['email:perdida'], failingAfterSending(sent, lostAnswer()))).rejects.toThrow('did not answer');
+		expect({ refused: await doubtOn(create, ['email:recusada']), lost: await doubtOn(create, ['email:perdida']) }).toEqual({ refused: undefined, lost: expect.objectContaining(sent) });
 	});
 
 	it('a create that does not wait leaves its doubt beside a holder, and another create settling does not clear it', async () => {
-		const { inContactTurn } = freshMemory();
-		const lost = { sentAt: Date.now(), sent: { name: 'Ana' }, windowMs: 180_000 };
+		const create = createWith(freshMemory());
+		const lost = { sentAt: Date.now(), windowMs: 180_000 };
 		let release!: () => void;
 		const holding = new Promise<void>((resolve) => (release = resolve));
 		// A create that looks first holds the contact; two that do not wait go beside it at once.
-		const holder = inContactTurn('account', ['email:ana'], async () => await holding);
-		await inContactTurn('account', ['email:ana'], async (turn) => turn.inDoubt(lost), false);
-		await inContactTurn('account', ['email:ana'], async (turn) => turn.settled(), false);
+		const holder = create(['email:ana'], async () => {
+			await holding;
+			return [];
+		});
+		await expect(create(['email:ana'], failingAfterSending(lost, lostAnswer()), false)).rejects.toThrow('did not answer');
+		await create(['email:ana'], async () => [{ json: {} }], false);
 		release();
 		await holder;
-		expect(await inContactTurn('account', ['email:ana'], async (turn) => turn.doubt)).toMatchObject(lost);
+		expect(await doubtOn(create, ['email:ana'])).toMatchObject(lost);
 	});
 
 	it('keeps at most 100,000 entries: past them, the oldest go first', async () => {
-		const { inContactTurn } = freshMemory();
-		const doubtOf = async (contact: number) => await inContactTurn('account', [`email:${contact}`], async (turn) => turn.doubt?.sent);
+		const create = createWith(freshMemory());
 		for (let contact = 0; contact <= 100_000; contact++) {
-			await inContactTurn('account', [`email:${contact}`], async (turn) => turn.inDoubt({ sentAt: Date.now(), sent: contact, windowMs: 60_000 }));
+			await create([`email:${contact}`], failingAfterSending({ sentAt: contact, windowMs: 60_000 }, lostAnswer())).catch(() => undefined);
 		}
-		expect(await doubtOf(0)).toBeUndefined();
-		expect(await doubtOf(100_000)).toBe(100_000);
+		expect(await doubtOn(create, ['email:0'])).toBeUndefined();
+		expect(await doubtOn(create, ['email:100000'])).toMatchObject({ sentAt: 100_000 });
 	});
 
 	it('keeps nothing for a contact once its last create is settled: a long-running n8n seeing many contacts does not grow', async () => {
-		const { inContactTurn } = freshMemory();
+		const create = createWith(freshMemory());
 		setFlagsFromString('--expose-gc');
 		const collectGarbage = runInNewContext('gc') as () => void;
 		const contacts = 100_000;
@@ -244,9 +267,10 @@ describe('a contact\'s turn and doubt', () => {
 			collectGarbage();
 			return process.memoryUsage().heapUsed;
 		};
-		await inContactTurn('account', ['email:warm'], async (turn) => turn.settled());
+		const settled: Send = async () => [];
+		await create(['email:warm'], settled);
 		const before = heapAfterGc();
-		for (let index = 0; index < contacts; index++) await inContactTurn('account', [`email:contato.${index}`], async (turn) => turn.settled());
+		for (let index = 0; index < contacts; index++) await create([`email:contato.${index}`], settled);
 		// Kept entries would take well over 100 bytes per contact.
 		expect(heapAfterGc() - before).toBeLessThan(contacts * 20);
 	});

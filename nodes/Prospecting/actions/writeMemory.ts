@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow'
 import { outcomeOf } from '../helpers/outcome';
 
 /**
- * What this process remembers about the writes it sends, and why (docs/dev/writes.md):
+ * What this process remembers about the writes it sends (each through writeOnce), and why (docs/dev/writes.md):
  * - a write's try, per execution, node, run and item: n8n's Retry On Fail runs the node again with the same items and
  *   tells it nothing, so a later try returns what an earlier one confirmed and looks (never sends again) for what an
  *   earlier one sent with its outcome unknown;
@@ -83,71 +83,73 @@ export async function duringTry(context: IExecuteFunctions, run: () => Promise<I
 /** A copy, so that a later node changing its input cannot change what a later try returns. */
 const copied = (output: INodeExecutionData[]) => output.map((item) => ({ ...item, json: structuredClone(item.json) }));
 
+/** A create sent whose outcome is not settled: when, and how long to look for it. Its contacts are in doubt meanwhile. */
+export type Doubt = { sentAt: number; windowMs: number };
+/** The contacts a create sends, as keys of one account; creates that look before sending (`waits`) take their turn. */
+type WriteContacts = { account: string; keys: string[]; waits: boolean };
+
 /**
  * One write of one item, sent at most once per execution whatever n8n's Retry On Fail does. The first try runs `send`,
- * which calls `sending(detail)` just before its request leaves. A later try returns what an earlier one confirmed, runs
- * `again` (a look, never a second send) for one sent with its outcome unknown, and sends again only one proven not
- * applied (not sent, refused).
+ * which calls `sending(detail)` just before its request leaves; a later try returns what an earlier one confirmed, looks
+ * on (`again`, never a second send) for one sent with its outcome unknown, and sends again one proven not applied. A
+ * create of `contacts` runs in their turn, is told the latest doubt on them, and leaves them in doubt until it settles.
  */
 export async function writeOnce<D>(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	write: { send: (sending: (detail: D) => void) => Promise<INodeExecutionData[]>; again: (detail: D) => Promise<INodeExecutionData[]> },
+	write: {
+		send: (sending: (detail: D) => void, doubt?: D & { until: number }) => Promise<INodeExecutionData[]>;
+		again: (detail: D) => Promise<INodeExecutionData[]>;
+		contacts?: D extends Doubt ? WriteContacts : never;
+	},
 ): Promise<INodeExecutionData[]> {
 	const key = runKey(context);
 	const items = key === undefined ? undefined : runs.get(key)?.items;
 	const earlier = items?.get(itemIndex);
 	if (earlier?.outcome === 'confirmed') return copied(earlier.output);
-	try {
-		const sending = (detail: D) => items?.set(itemIndex, { outcome: 'sent', detail });
-		const output = await (earlier ? write.again(earlier.detail as D) : write.send(sending));
-		items?.set(itemIndex, { outcome: 'confirmed', output: copied(output) });
-		return output;
-	} catch (error) {
-		if (!earlier && ['notSent', 'refused'].includes(outcomeOf(error) ?? '')) items?.delete(itemIndex);
-		// The write's own error (already an n8n error, or a cancellation n8n must see as it is) goes on unchanged.
-		const failure = error as Error;
-		throw failure;
-	}
-}
-
-/** A create sent for these contacts whose outcome is not settled: what was sent, when, and how long to look for it. */
-export interface Doubt<S> {
-	sentAt: number;
-	sent: S;
-	windowMs: number;
+	return await inContactTurn(write.contacts, async (turn) => {
+		const sending = (detail: D) => {
+			items?.set(itemIndex, { outcome: 'sent', detail });
+			turn.inDoubt(write.contacts && (detail as Doubt));
+		};
+		try {
+			// A later try looks on as the one that sent it.
+			if (earlier) sending(earlier.detail as D);
+			const output = await (earlier ? write.again(earlier.detail as D) : write.send(sending, turn.doubt as (D & { until: number }) | undefined));
+			items?.set(itemIndex, { outcome: 'confirmed', output: copied(output) });
+			turn.settled();
+			return output;
+		} catch (error) {
+			if (!earlier && ['notSent', 'refused'].includes(outcomeOf(error) ?? '')) {
+				items?.delete(itemIndex);
+				turn.settled();
+			}
+			// The write's own error (already an n8n error, or a cancellation n8n must see as it is) goes on unchanged.
+			const failure = error as Error;
+			throw failure;
+		}
+	});
 }
 
 /** A contact's turn (the last holder's promise, `held` counting holders and waiters) and its doubt. */
-const contacts = new Remembered<{ until: number; tail: Promise<void>; held: number; doubt?: Doubt<unknown> & { until: number } }>();
-
-/** What the holder of a contact's turn reads and tells. */
-export interface ContactTurn<S> {
-	/** The latest create of these contacts whose outcome is not settled, in doubt until `until`. */
-	doubt?: Doubt<S> & { until: number };
-	/** A create is sent, or looked for again by a later try of its item: its contacts are in doubt until settled. */
-	inDoubt(doubt: Doubt<S>): void;
-	/** The create's outcome is known: its contacts are in doubt no more. */
-	settled(): void;
-}
+const contacts = new Remembered<{ until: number; tail: Promise<void>; held: number; doubt?: Doubt & { until: number } }>();
 
 /**
- * Runs `task` with these contacts of the account: holding their turn when it `waits` (creates that look first go one at
- * a time per contact in this process), else beside the holder. A doubt it leaves when it ends (or is stopped) lasts its
- * window from then; settling clears only its own.
+ * Runs `task` with these contacts: holding their turn when it `waits`, else beside the holder; told the latest doubt on
+ * them. A doubt it marks lasts its window from when it ends (or is stopped); clearing clears only its own.
  */
-export async function inContactTurn<S, T>(account: string, keys: string[], task: (turn: ContactTurn<S>) => Promise<T>, waits = true): Promise<T> {
-	const ids = [...new Set(keys)].map((key) => JSON.stringify([account, key]));
+async function inContactTurn<T>(of: WriteContacts | undefined, task: (turn: { doubt?: Doubt & { until: number }; inDoubt(doubt?: Doubt): void; settled(): void }) => Promise<T>): Promise<T> {
+	const ids = [...new Set(of?.keys ?? [])].map((key) => JSON.stringify([of?.account, key]));
 	const entries = ids.map((id) => contacts.get(id) ?? contacts.set(id, { until: Infinity, tail: Promise.resolve(), held: 0 }));
 	let release!: () => void;
 	const mine = new Promise<void>((resolve) => (release = resolve));
-	const before = waits ? entries.map((entry) => entry.tail) : [];
-	for (const entry of entries) Object.assign(entry, { held: entry.held + 1, until: Infinity, tail: waits ? entry.tail.then(async () => await mine) : entry.tail });
-	let left: (Doubt<S> & { until: number }) | undefined;
+	const before = of?.waits ? entries.map((entry) => entry.tail) : [];
+	for (const entry of entries) Object.assign(entry, { held: entry.held + 1, until: Infinity, tail: of?.waits ? entry.tail.then(async () => await mine) : entry.tail });
+	let left: (Doubt & { until: number }) | undefined;
 	try {
 		await Promise.all(before);
-		const doubts = entries.flatMap((entry) => (entry.doubt && entry.doubt.until > Date.now() ? [entry.doubt as Doubt<S> & { until: number }] : []));
-		const mark = (doubt?: Doubt<S>) => {
+		const doubts = entries.flatMap((entry) => (entry.doubt && entry.doubt.until > Date.now() ? [entry.doubt] : []));
+		const mark = (doubt?: Doubt) => {
 			const own = left;
 			left = doubt && { ...doubt, until: Infinity };
 			for (const entry of entries) if (left || entry.doubt === own) entry.doubt = left;

@@ -27,15 +27,11 @@ export function recordContactKeys(lead: object, kinds: Kind[] = KINDS): Set<stri
 }
 
 /**
- * Gathers the contacts of one lead from the single fields and the lists under Additional Fields, checking each one's
- * shape. Empty entries are skipped; the same contact (in another case or punctuation) is sent once.
+ * Gathers the contacts of one lead from Email, Phone and the fields under Additional Fields, checking each one's shape.
+ * Empty entries are skipped; the same contact (in another case or punctuation) is sent once.
  */
-export function collectContacts(
-	this: IExecuteFunctions,
-	i: number,
-	input: { email: unknown; phone: unknown; additionalFields: IDataObject },
-): LeadContacts {
-	const { additionalFields } = input;
+export function collectContacts(this: IExecuteFunctions, i: number): LeadContacts {
+	const additionalFields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 	const defaultLabel = textValue.call(this, i, 'additionalFields.contactLabel', additionalFields.contactLabel) || 'Principal';
 	const contacts: LeadContacts = { emails: [], phones: [], mobiles: [] };
 	const add = (kind: Kind, field: string, raw: unknown, label?: { field: string; raw: unknown }) => {
@@ -46,8 +42,8 @@ export function collectContacts(
 		if (contacts[kind].some((item) => contactKey(kind, item.value) === contactKey(kind, value))) return;
 		contacts[kind].push({ value, label: labelText || defaultLabel });
 	};
-	add('emails', 'email', input.email);
-	add('phones', 'phone', input.phone);
+	add('emails', 'email', this.getNodeParameter('email', i));
+	add('phones', 'phone', this.getNodeParameter('phone', i));
 	add('mobiles', 'additionalFields.mobile', additionalFields.mobile);
 	// n8n gives a fixed collection its declared shape (a list of { value, label }) whatever the workflow held.
 	for (const kind of KINDS) {

@@ -8,7 +8,6 @@ import { simplifyLeadProperties } from './simplify';
 
 /** Lead Create's parameters, as the editor shows them; what they do is create.operation.ts. */
 
-/** A text field of the form. */
 const text = (displayName: string, name: string, extra: Partial<INodeProperties> = {}): INodeProperties => ({ displayName, name, type: 'string', default: '', ...extra });
 
 /** A list of contacts of one kind (Emails, Phones, Mobiles), each a value and its label. */

@@ -50,30 +50,17 @@ export async function searchBeforeSending(this: IExecuteFunctions, lead: LeadToC
 }
 
 /** A create whose lead may be lost: what it sent and when, the leads listed before it, and how long to look for it. */
-export type SentCreate = Doubt<SentLead> & { known: string[] };
-
-export interface LostLeadSearch {
-	lead?: IDataObject;
-	/** How many searches ran (failed ones included), over how many seconds from the first to the last. */
-	searches: number;
-	spanSeconds: number;
-	/** Why each failed search failed: any one means a search may have missed the lead. */
-	failures: string[];
-	/** Whether the service's clock was known (a Date header), without which a late-stamped lead may be missed. */
-	measured: boolean;
-}
+export type SentCreate = Doubt & { sent: SentLead; known: string[] };
 
 /**
  * Looks for the lead a create sent with its outcome unknown, from `from` over the window (a slow service may commit it
  * well after its answer was lost; at least one search runs), no search starting past the deadline. Stops at the first
- * search that finds it; a failed search does not end the look, and every failure is reported.
+ * search that finds it. Tells how many searches ran over how many seconds, why each failed one failed (it may have
+ * missed the lead), and whether the service's clock was `measured` (a Date header; else a late-stamped lead may be missed).
  */
-export async function lookForLostLead(
-	this: IExecuteFunctions,
-	look: SentCreate & { contact: string; account: string; from: number; settings: ProspectingRequestOptions },
-): Promise<LostLeadSearch> {
+export async function lookForLostLead(this: IExecuteFunctions, look: SentCreate & { contact: string; account: string; from: number; settings: ProspectingRequestOptions }) {
 	const signal = cancelSignal(this);
-	const result: LostLeadSearch = { searches: 0, spanSeconds: 0, failures: [], measured: false };
+	const result = { lead: undefined as IDataObject | undefined, searches: 0, spanSeconds: 0, failures: [] as string[], measured: false };
 	const due = searchSchedule(look.windowMs).filter((at) => look.from + at >= Date.now() && look.from + at <= (look.settings.deadlineAt ?? Infinity));
 	let firstAt: number | undefined;
 	try {
@@ -85,7 +72,7 @@ export async function lookForLostLead(
 			try {
 				const found = await searchFor(this, look.contact, look.settings);
 				const clock = earliestCreatedAt(look.account, look.sentAt);
-				[result.lead, result.measured] = [found.find((record) => isTheLeadSent(record, look.sent, { known: look.known, earliestCreatedAt: clock.at })), clock.measured];
+				[result.lead, result.measured] = [found.find((record) => isTheLeadSent(record, look, clock.at)), clock.measured];
 				if (result.lead) break;
 			} catch (error) {
 				// A search cut off by a Stop failed because of it: the Stop reaches n8n as it is.
@@ -96,9 +83,7 @@ export async function lookForLostLead(
 		await leaveIfCancelled(signal);
 	} catch (error) {
 		// Only a Stop ends the look early. n8n may not show an error raised after it: the log names the contact in doubt.
-		this.logger.warn(
-			`Prospecting: the lead for ${look.contact} may exist: its create's answer was lost and the execution was stopped while looking for it (${result.searches} searches). Check for it before sending it again.`,
-		);
+		this.logger.warn(`Prospecting: the lead for ${look.contact} may exist: its create's answer was lost and the execution was stopped while looking for it (${result.searches} searches). Check for it before sending it again.`);
 		const stopped = error as Error;
 		throw stopped;
 	}
@@ -106,25 +91,23 @@ export async function lookForLostLead(
 }
 
 /**
- * The error of a Lead Create whose outcome stayed unknown: the lead may exist. Says which contact, what was tried, how
- * the look went, and how to check before running the item again; never "safe to run again", as a slow service may
- * still create the lead. Carries the outcome 'unknown'. `lost` is the error of the send whose answer was lost, when
- * this item sent it.
+ * The error of a Lead Create whose outcome stayed unknown (`lost`: its send's error, when this item sent it): which
+ * contact, what was tried, how the look went, how to check before running the item again; never "safe to run again",
+ * as a slow service may still create the lead.
  */
-export function mayExistError(node: INode, lost: unknown, details: { contact: string; tried: string[]; itemIndex: number; search?: LostLeadSearch }) {
+export function mayExistError(node: INode, lost: unknown, details: { contact: string; tried: string[]; itemIndex: number; search?: Awaited<ReturnType<typeof lookForLostLead>> }) {
 	const { contact, search } = details;
 	const message = `The lead for ${contact} may exist: the outcome of its create is unknown, and it was not sent again`;
 	const error = lost === undefined ? new NodeOperationError(node, message) : asNodeError(node, lost);
 	const searches = search && `${search.searches} search${search.searches === 1 ? '' : 'es'} over ${Math.round(search.spanSeconds * 10) / 10} s (GET /leads?search=${contact})`;
 	const failed = search?.failures.length ?? 0;
+	const looked = search && (failed === 0
+		? `${searches} found no lead this create sent (one created since the send, with every field sent).`
+		: `${searches}: ${failed === search.searches ? 'every one' : `${failed} of them`} failed (${search.failures.at(-1)}), so whether the lead exists is not known.`);
 	error.message = message;
 	error.description = [
 		...details.tried.map((line) => `Tried: ${line}.`),
-		...(search === undefined
-			? []
-			: failed === 0
-				? [`${searches} found no lead this create sent (one created since the send, with every field sent).`]
-				: [`${searches}: ${failed === search.searches ? 'every one' : `${failed} of them`} failed (${search.failures.at(-1)}), so whether the lead exists is not known.`]),
+		...(looked ? [looked] : []),
 		'The service may still create it (a slow service can apply a create long after its answer was lost), and it does not refuse duplicates, so sending it again could make a second lead.',
 		`Check before running this item again: search for ${contact} in the app, or with Lead → Get Many (Search). Skip If a Lead With This Contact Exists returns the lead when it exists by then. To send it again when the searches find nothing, turn on Send Again If Not Found (May Duplicate), or raise Look for a Lost Lead For.`,
 		`(item ${details.itemIndex}, POST /leads)`,

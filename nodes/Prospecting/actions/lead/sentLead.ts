@@ -5,25 +5,16 @@ import { textValue } from '../parameters';
 import { collectContacts, contactKey, contactKeys, recordContactKeys, type LeadContacts } from './contacts';
 
 /** What Lead Create sends: the fields of its POST /leads body. */
-export interface SentLead extends LeadContacts {
-	name: string;
-	company: string;
-}
+export type SentLead = LeadContacts & { name: string; company: string };
 
-/** An item's lead: what is sent, its body, its contacts as a search matches them, and the one messages name. */
-export interface LeadToCreate {
-	sent: SentLead;
-	body: IDataObject;
-	keys: string[];
-	contact: string;
-}
-
-/** The lead an item creates, from the node's parameters; an item without a contact fails naming the fields. */
-export function leadFromParameters(this: IExecuteFunctions, i: number): LeadToCreate {
+/**
+ * The lead an item creates, from the node's parameters: what is sent, its body, its contacts as a search matches them
+ * (`keys`), and the one messages name. An item without a contact fails naming the fields.
+ */
+export function leadFromParameters(this: IExecuteFunctions, i: number): { sent: SentLead; body: IDataObject; keys: string[]; contact: string } {
 	const name = textValue.call(this, i, 'name', this.getNodeParameter('name', i));
 	const company = textValue.call(this, i, 'company', this.getNodeParameter('company', i));
-	const additionalFields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
-	const contacts = collectContacts.call(this, i, { email: this.getNodeParameter('email', i), phone: this.getNodeParameter('phone', i), additionalFields });
+	const contacts = collectContacts.call(this, i);
 	// The contact messages name and lost-lead searches look for: the first e-mail, phone or mobile.
 	const contact = (contacts.emails[0] ?? contacts.phones[0] ?? contacts.mobiles[0])?.value;
 	if (contact === undefined) {
@@ -33,6 +24,7 @@ export function leadFromParameters(this: IExecuteFunctions, i: number): LeadToCr
 	const body: IDataObject = Object.fromEntries(Object.entries({ name, company, ...contacts }).filter(([, value]) => value.length > 0));
 	return { sent: { name, company, ...contacts }, body, keys: contactKeys(contacts), contact };
 }
+export type LeadToCreate = ReturnType<typeof leadFromParameters>;
 
 const sameText = (a: unknown, b: string) => String(a ?? '').trim().toLowerCase() === b.trim().toLowerCase();
 
@@ -58,22 +50,16 @@ export function matchesEverythingSent(lead: object, sent: SentLead): boolean {
 	});
 }
 
-/** What a lead found or answered is set against: leads listed before the send, and the earliest createdAt it may carry. */
-export interface SentSince {
-	known: string[];
-	earliestCreatedAt: number;
-}
-
 /**
- * Whether a lead can be the one this create sent: not known before the send, carrying a contact sent and every field
- * sent it shows, and created since the send. A lead that does not show when it was created passes only as the
- * create's own answer (`answered`), never as a search's find. Limit: the API takes no client id, so a lead identical
- * in every field and stamped within the clock's margin before the send (up to 2 s, serviceClock.ts) cannot be told apart.
+ * Whether a lead can be the one a create sent (`look`): not listed before the send, carrying a contact sent and every
+ * field sent it shows, and created at `earliestCreatedAt` or later; one that does not show when it was created passes
+ * only as the create's own answer (`answered`). Limit: the API takes no client id, so a lead identical in every field
+ * and stamped within the clock's margin before the send (up to 2 s, serviceClock.ts) cannot be told apart.
  */
-export function isTheLeadSent(lead: object, sent: SentLead, since: SentSince, answered = false): boolean {
+export function isTheLeadSent(lead: object, look: { sent: SentLead; known: string[] }, earliestCreatedAt: number, answered = false): boolean {
 	const record = lead as Record<string, unknown>;
 	const createdAt = Date.parse(String(record.createdAt ?? ''));
-	const inTime = Number.isFinite(createdAt) ? createdAt >= since.earliestCreatedAt : answered;
+	const inTime = Number.isFinite(createdAt) ? createdAt >= earliestCreatedAt : answered;
 	const carried = recordContactKeys(record);
-	return inTime && !since.known.includes(String(record.id)) && contactKeys(sent).some((key) => carried.has(key)) && matchesEverythingSent(record, sent);
+	return inTime && !look.known.includes(String(record.id)) && contactKeys(look.sent).some((key) => carried.has(key)) && matchesEverythingSent(record, look.sent);
 }
