@@ -45,6 +45,7 @@ function service() {
 
 const lostAnswer = () => Object.assign(new Error('The service did not answer'), { context: { writeOutcome: 'unknown' } });
 const refused = () => Object.assign(new Error('Refused'), { context: { writeOutcome: 'refused' } });
+const notSent = () => Object.assign(new Error('Connection refused'), { context: { writeOutcome: 'notSent' } });
 /** A try that fails, as n8n sees one it will run again. */
 const failedTry = async (): Promise<INodeExecutionData[][]> => [[{ json: { error: 'failed' } }]];
 
@@ -228,8 +229,42 @@ describe('a contact\'s turn and doubt', () => {
 		const create = createWith(freshMemory());
 		const sent = { sentAt: Date.now(), windowMs: 180_000 };
 		await expect(create(['email:recusada'], failingAfterSending(sent, refused()))).rejects.toThrow('Refused');
+		await expect(create(['email:nao.enviada'], failingAfterSending(sent, notSent()))).rejects.toThrow('Connection refused');
 		await expect(create(['email:perdida'], failingAfterSending(sent, lostAnswer()))).rejects.toThrow('did not answer');
-		expect({ refused: await doubtOn(create, ['email:recusada']), lost: await doubtOn(create, ['email:perdida']) }).toEqual({ refused: undefined, lost: expect.objectContaining(sent) });
+		const doubts = { refused: await doubtOn(create, ['email:recusada']), notSent: await doubtOn(create, ['email:nao.enviada']), lost: await doubtOn(create, ['email:perdida']) };
+		expect(doubts).toEqual({ refused: undefined, notSent: undefined, lost: expect.objectContaining(sent) });
+	});
+
+	it('tells a create of several contacts the latest doubt on any of them', async () => {
+		const create = createWith(freshMemory());
+		const [earlier, later] = [{ sentAt: Date.now() - 2000, windowMs: 180_000 }, { sentAt: Date.now() - 1000, windowMs: 180_000 }];
+		await expect(create(['email:ana'], failingAfterSending(later, lostAnswer()))).rejects.toThrow('did not answer');
+		await expect(create(['number:1133334444'], failingAfterSending(earlier, lostAnswer()))).rejects.toThrow('did not answer');
+		expect(await doubtOn(create, ['number:1133334444', 'email:ana'])).toMatchObject(later);
+	});
+
+	it('a later try that looks on and does not find the lead leaves its contacts in doubt a window from its own end', async () => {
+		jest.useFakeTimers({ now: new Date('2026-11-27T03:00:00Z'), doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+		const memory = freshMemory();
+		const context = contextOf('exec-look-on');
+		const sent = { sentAt: Date.now(), windowMs: 60_000 };
+		const write = {
+			contacts: { account: 'account', keys: ['email:ana'], waits: true },
+			send: failingAfterSending(sent, lostAnswer()),
+			// The look runs past the window of the first send, and does not find the lead.
+			again: async () => {
+				jest.setSystemTime(new Date('2026-11-27T03:01:30Z'));
+				throw lostAnswer();
+			},
+		};
+		for (let attempt = 0; attempt < 2; attempt++) {
+			await memory.duringTry(context, async () => {
+				await expect(memory.writeOnce<Doubt>(context, 0, write)).rejects.toThrow('did not answer');
+				return await failedTry();
+			});
+		}
+		jest.setSystemTime(new Date('2026-11-27T03:02:29Z'));
+		expect(await doubtOn(createWith(memory), ['email:ana'])).toMatchObject(sent);
 	});
 
 	it('a create that does not wait leaves its doubt beside a holder, and another create settling does not clear it', async () => {
@@ -259,7 +294,8 @@ describe('a contact\'s turn and doubt', () => {
 	});
 
 	it('keeps nothing for a contact once its last create is settled: a long-running n8n seeing many contacts does not grow', async () => {
-		const create = createWith(freshMemory());
+		const memory = freshMemory();
+		const create = createWith(memory);
 		setFlagsFromString('--expose-gc');
 		const collectGarbage = runInNewContext('gc') as () => void;
 		const contacts = 100_000;
@@ -271,7 +307,8 @@ describe('a contact\'s turn and doubt', () => {
 		await create(['email:warm'], settled);
 		const before = heapAfterGc();
 		for (let index = 0; index < contacts; index++) await create([`email:contato.${index}`], settled);
-		// Kept entries would take well over 100 bytes per contact.
+		// Kept entries would take well over 100 bytes per contact. The memory is read after, so it is not collected itself.
 		expect(heapAfterGc() - before).toBeLessThan(contacts * 20);
+		expect(await doubtOn(createWith(memory), ['email:contato.0'])).toBeUndefined();
 	});
 });
