@@ -81,6 +81,40 @@ describe('Lead Create, Skip If Exists, a contact in doubt', () => {
 		expect(posts()).toBe(2);
 	}, 20_000);
 
+	/** A create without Skip If Exists whose answer is lost and which looks for its lead for 3 s. */
+	const plainCreate = (email: string) =>
+		runNode({ resource: 'lead', operation: 'create', name: 'Dúvida', email, options: { lostLeadSearch: 3, timeout: 1 } }, { ...connection, continueOnFail: true });
+	const laterForm = (email: string) =>
+		runNode({ resource: 'lead', operation: 'create', name: 'Dúvida', email, options: { skipIfExists: true, lostLeadSearch: 3, timeout: 1 } }, { ...connection, continueOnFail: true });
+
+	it('a later form that meets a create still looking for its lost lead looks on with it, and both return that lead once committed', async () => {
+		const email = 'duvida.achada@example.com';
+		// The first create times out after 1 s and is committed 2 s after it was sent, within its 3 s look.
+		sandbox.control.injectFault({ kind: 'slow-commit', commitAfterMs: 2000, count: 1, methods: ['POST'] });
+		const first = plainCreate(email);
+		// The later form comes 1.5 s in: nothing committed yet, and the contact in doubt.
+		await wait(1500);
+		const later = jsonOf((await laterForm(email)).items)[0];
+		const earlier = jsonOf((await first).items)[0];
+		expect({ first: earlier.leadOutcome, later: later.leadOutcome, id: later.id, leads: leadsOf(email).map((lead) => lead.id) }).toEqual({
+			first: 'found',
+			later: 'found',
+			id: earlier.id,
+			leads: [earlier.id],
+		});
+	}, 30_000);
+
+	it('a later form that meets a create still looking says so when neither finds the lead', async () => {
+		const email = 'duvida.ainda@example.com';
+		sandbox.control.injectFault({ kind: 'drop', when: 'before-commit', count: 1, methods: ['POST'] });
+		const first = plainCreate(email);
+		await wait(1500);
+		const later = jsonOf((await laterForm(email)).items)[0];
+		await first;
+		expect(String(later.description)).toMatch(/its outcome is unknown, so this one did not send, and the contact stays in doubt while that create still looks for its lead\./);
+		expect(posts()).toBe(1);
+	}, 30_000);
+
 	it('an execution that waited on the contact while the first ended "may exist" does not create a second lead', async () => {
 		const email = 'duvida.junto@example.com';
 		// The first create times out (1 s) and is committed after both windows: no search can see it in time.

@@ -65,7 +65,8 @@ async function findOrSend(c: Create, sending: (look: SentCreate) => void, doubt?
 		// An earlier create of this lead in this n8n may still be committed: look for it rather than send a second.
 		if (doubt && (c.skipIfExists ? hasContactOf(doubt.sent, c.lead.keys, c.lead.sent.name) : matchesEverythingSent(doubt.sent, c.lead.sent))) {
 			const [ago, more] = [Date.now() - doubt.sentAt, doubt.until - Date.now()].map((ms) => Math.round(ms / 1000));
-			const tried = `an earlier execution in this n8n sent POST /leads for ${c.lead.contact} ${ago} s ago; its outcome is unknown, so this one did not send, and the contact stays in doubt for ${more} s more`;
+			const lasts = doubt.until === Infinity ? 'while that create still looks for its lead' : `for ${more} s more`;
+			const tried = `an earlier execution in this n8n sent POST /leads for ${c.lead.contact} ${ago} s ago; its outcome is unknown, so this one did not send, and the contact stays in doubt ${lasts}`;
 			return await lookFor(c, { ...doubt, known }, [tried]);
 		}
 	}
