@@ -1,7 +1,7 @@
 import { budgetKey } from '../helpers/account';
 import type { Deadline } from './deadline';
 import { leaveIfCancelled, pause } from './pause';
-import { IN_STEP_MS, WINDOWS_REMEMBERED, countedUntil, holdAfterRefusal, readyAt, windowAfter, type BudgetFigures, type HoldReason, type RateAnswer, type RateSettings } from './rateRules';
+import { IN_STEP_MS, WINDOWS_REMEMBERED, countedLimit, countedUntil, holdAfterRefusal, readyAt, windowAfter, type BudgetFigures, type HoldReason, type RateAnswer, type RateSettings } from './rateRules';
 
 export type CallKind = 'read' | 'write';
 
@@ -124,7 +124,7 @@ export class RateBudget {
 		if (endAt > now && endAt > f.windowEnd && endAt < Infinity) f.countedUntil = f.countedUntil.map((until) => Math.min(until, endAt));
 		if (endAt > f.windowEnd && endAt < Infinity) f.windowEnd = endAt;
 		if (reservation && answer.remaining !== undefined) {
-			const limit = answer.limit ?? (f.announcedLimit < Infinity ? f.announcedLimit : settings.limit);
+			const limit = answer.limit ?? countedLimit(f.announcedLimit, settings);
 			const window = windowAfter(f.window, { ...answer, remaining: answer.remaining }, f.inFlight, limit, settings, now);
 			if (window.end !== f.window.end) f.earlierWindows = [f.window, ...f.earlierWindows].slice(0, WINDOWS_REMEMBERED);
 			f.window = window;

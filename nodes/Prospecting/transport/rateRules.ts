@@ -37,13 +37,16 @@ export const IN_STEP_MS = 2 * DATE_RESOLUTION_MS;
 
 const windowOf = (settings: RateSettings): number => (settings.windowMs > 0 ? settings.windowMs : UNKNOWN_WINDOW_MS);
 
+/** [6] The limit the service counts a window's calls against: the one it announces, else the credential's. */
+export const countedLimit = (announcedLimit: number, settings: RateSettings): number => (announcedLimit < Infinity ? announcedLimit : settings.limit);
+
 /** [1] [6] The lowest limit known, divided by the processes, and at most this process's part of a window; at least 1. */
 export function paceOf(figures: BudgetFigures, settings: RateSettings): number {
 	const limit = Math.min(settings.limit, figures.announcedLimit);
 	// Stated: what the other clients left of the limit the service counts against (the other workers keep to theirs, so
 	// it stays at limit ÷ processes; a credential may state less to leave room for others). Left at 1: its share of what
 	// was counted, to the nearest call (rounding down loses up to a call a worker a window, for good).
-	const counting = figures.announcedLimit < Infinity ? figures.announcedLimit : settings.limit;
+	const counting = countedLimit(figures.announcedLimit, settings);
 	const parts = [figures.window, ...figures.earlierWindows].map(({ own, others }) =>
 		own === 0 ? limit : settings.processes > 1 ? counting - others : Math.round((limit * own) / (own + others)),
 	);
