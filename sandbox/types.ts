@@ -235,6 +235,8 @@ export type Fault =
 			retryAfterSeconds?: number;
 			/** false: a bare 429, without Retry-After or X-RateLimit-* (a proxy's own limit). Default true. */
 			hints?: boolean;
+			methods?: string[];
+			pathPrefix?: string;
 	  }
 	| {
 			/** A 2xx whose body is not the API's: `body` as JSON, or without it an HTML maintenance page. */
