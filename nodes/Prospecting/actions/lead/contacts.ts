@@ -3,22 +3,18 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { contactValue, textValue } from '../parameters';
 
 type Kind = 'emails' | 'phones' | 'mobiles';
-const KINDS: Kind[] = ['emails', 'phones', 'mobiles'];
+export const KINDS: Kind[] = ['emails', 'phones', 'mobiles'];
 /** A lead's contacts of each kind, as the service takes them. */
 export type LeadContacts = Record<Kind, Array<{ value: string; label: string }>>;
-
-const digits = (value: string) => value.replace(/\D/g, '');
 
 /**
  * A contact as the service's search matches it (the spec says the search matches e-mail and phone, not how): an
  * e-mail whatever its case and spaces, a phone or mobile by its digits whatever the punctuation.
  */
-export const contactKey = (kind: Kind, value: string) => (kind === 'emails' ? `email:${value.trim().toLowerCase()}` : `number:${digits(value)}`);
+const contactKey = (kind: Kind, value: string) => (kind === 'emails' ? `email:${value.trim().toLowerCase()}` : `number:${value.replace(/\D/g, '')}`);
 
-export const contactKeys = (contacts: LeadContacts): string[] => KINDS.flatMap((kind) => contacts[kind].map((item) => contactKey(kind, item.value)));
-
-/** The contacts a lead holds, of these kinds, as keys. */
-export function recordContactKeys(lead: object, kinds: Kind[] = KINDS): Set<string> {
+/** The contacts a lead holds (or a create sends), of these kinds, as keys. */
+export function contactKeysOf(lead: object, kinds: Kind[] = KINDS): Set<string> {
 	const record = lead as Record<string, unknown>;
 	const values = (kind: Kind) => (Array.isArray(record[kind]) ? (record[kind] as unknown[]) : [])
 		.map((entry) => (entry && typeof entry === 'object' ? (entry as IDataObject).value : entry))

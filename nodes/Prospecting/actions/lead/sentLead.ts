@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { inputError } from '../inputError';
 import { textValue } from '../parameters';
-import { collectContacts, contactKey, contactKeys, recordContactKeys, type LeadContacts } from './contacts';
+import { KINDS, collectContacts, contactKeysOf, type LeadContacts } from './contacts';
 
 /** What Lead Create sends: the fields of its POST /leads body. */
 export type SentLead = LeadContacts & { name: string; company: string };
@@ -22,7 +22,7 @@ export function leadFromParameters(this: IExecuteFunctions, i: number): { sent: 
 	}
 	// Only the fields filled are sent.
 	const body: IDataObject = Object.fromEntries(Object.entries({ name, company, ...contacts }).filter(([, value]) => value.length > 0));
-	return { sent: { name, company, ...contacts }, body, keys: contactKeys(contacts), contact };
+	return { sent: { name, company, ...contacts }, body, keys: [...contactKeysOf(contacts)], contact };
 }
 export type LeadToCreate = ReturnType<typeof leadFromParameters>;
 
@@ -30,9 +30,8 @@ const sameText = (a: unknown, b: string) => String(a ?? '').trim().toLowerCase()
 
 /** Skip If Exists' rule: a lead with one of these contacts, and with this name when one is given. */
 export function hasContactOf(lead: object, keys: string[], name: string): boolean {
-	if (name && !sameText((lead as { name?: unknown }).name, name)) return false;
-	const held = recordContactKeys(lead);
-	return keys.some((key) => held.has(key));
+	const held = contactKeysOf(lead);
+	return (!name || sameText((lead as { name?: unknown }).name, name)) && keys.some((key) => held.has(key));
 }
 
 /**
@@ -43,10 +42,9 @@ export function matchesEverythingSent(lead: object, sent: SentLead): boolean {
 	const record = lead as Record<string, unknown>;
 	if (sent.name && 'name' in record && !sameText(record.name, sent.name)) return false;
 	if (sent.company && 'company' in record && !sameText(record.company, sent.company)) return false;
-	return (['emails', 'phones', 'mobiles'] as const).every((kind) => {
-		if (sent[kind].length === 0 || !(kind in record)) return true;
-		const held = recordContactKeys(record, [kind]);
-		return sent[kind].every((item) => held.has(contactKey(kind, item.value)));
+	return KINDS.every((kind) => {
+		const held = contactKeysOf(record, [kind]);
+		return !(kind in record) || [...contactKeysOf(sent, [kind])].every((key) => held.has(key));
 	});
 }
 
@@ -60,6 +58,5 @@ export function isTheLeadSent(lead: object, look: { sent: SentLead; known: strin
 	const record = lead as Record<string, unknown>;
 	const createdAt = Date.parse(String(record.createdAt ?? ''));
 	const inTime = Number.isFinite(createdAt) ? createdAt >= earliestCreatedAt : answered;
-	const carried = recordContactKeys(record);
-	return inTime && !look.known.includes(String(record.id)) && contactKeys(look.sent).some((key) => carried.has(key)) && matchesEverythingSent(record, look.sent);
+	return inTime && !look.known.includes(String(record.id)) && hasContactOf(record, [...contactKeysOf(look.sent)], '') && matchesEverythingSent(record, look.sent);
 }
