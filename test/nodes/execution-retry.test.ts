@@ -45,6 +45,16 @@ describe('Lead Create in a retried execution', () => {
 		expect(posts()).toBe(before);
 	});
 
+	it('on Always Dry Run, a lead the failed execution created is what the dry run says it would return; nothing is sent', async () => {
+		const email = 'helena.ensaio@example.com';
+		const first = await runNode(lead(email), { ...connection, mode: 'trigger' });
+		const before = posts();
+		const retried = await runNode({ ...lead(email), dryRun: 'always' }, { ...connection, mode: 'retry' });
+		expect(retried.error).toBeUndefined();
+		expect(retried.items[0].json).toEqual(expect.objectContaining({ dryRun: true, wouldReturn: expect.objectContaining({ id: first.items[0].json.id }) }));
+		expect(posts()).toBe(before);
+	});
+
 	it('no such lead yet: the retry searches, then creates it once', async () => {
 		const email = 'novo.retry@example.com';
 		const retried = await runNode(lead(email), { ...connection, mode: 'retry' });

@@ -54,13 +54,11 @@ async function findOrSend(c: Create, sending: (look: SentCreate) => void, doubt?
 	const known: string[] = [];
 	if (c.looksFirst) {
 		const { existing, listed } = await searchBeforeSending.call(c.context, c.lead, c.skipIfExists, c.settings);
-		if (existing && c.skipIfExists) {
+		// Skip If Exists takes the oldest lead with a contact; a retried execution the newest with every field sent, as its own.
+		if (existing) {
 			const message = `Dry run: nothing was written. A lead with this contact exists (id ${String(existing.id)}), so Lead Create would send nothing and return it (in wouldReturn).`;
-			const dryRun = await guardWrite.call(c.context, { operation: 'Lead Create', itemIndex: c.i, request, noRequest: true, wouldReturn: existing, message });
-			return dryRun ?? output(c, existing, 'found');
+			return (await guardWrite.call(c.context, { operation: 'Lead Create', itemIndex: c.i, request, noRequest: true, wouldReturn: existing, message })) ?? output(c, existing, 'found');
 		}
-		// A retried execution takes the newest lead with every field sent as its own, an earlier create's or not.
-		if (existing) return output(c, existing, 'found');
 		known.push(...listed);
 		// An earlier create of this lead in this n8n may still be committed: look for it rather than send a second.
 		if (doubt && (c.skipIfExists ? hasContactOf(doubt.sent, c.lead.keys, c.lead.sent.name) : matchesEverythingSent(doubt.sent, c.lead.sent))) {
