@@ -5,21 +5,19 @@ import { outcomeOf } from '../helpers/outcome';
 /**
  * What this process remembers about the writes it sends (each through writeOnce), and why (docs/dev/writes.md):
  * - a write's try, per execution, node, run and item: n8n's Retry On Fail runs the node again with the same items and
- *   tells it nothing, so a later try returns what an earlier one confirmed and looks (never sends again) for what an
- *   earlier one sent with its outcome unknown;
+ *   tells it nothing, and a later try must not send what an earlier one sent;
  * - a contact's turn and doubt, per account and contact: creates that look before sending go one at a time per
  *   contact, and one whose outcome is not settled leaves its contacts in doubt until a window after it was looked for.
  * One lifetime rule: an entry lives until its `until` (a try's until the node's last try is over, a contact's while its
- * turn is held or its doubt lasts). One bound: past MAX_ENTRIES, the oldest go first. Private to this process:
- * queue-mode workers do not share it.
+ * turn is held or its doubt lasts); ended ones go as others come. One bound: past MAX_ENTRIES, the oldest go first.
+ * Private to this process: queue-mode workers do not share it.
  */
 
-/** Far more than the node runs and contacts a process holds at once; past it, the oldest go first. */
+/** Far more than the node runs and contacts a process holds at once. */
 const MAX_ENTRIES = 100_000;
 /** n8n waits at most 5 s before another try of Retry On Fail; a try's record waits this long more for it. */
 const NEXT_TRY_WITHIN_MS = 60_000;
 
-/** Entries that live until their `until`; the oldest ended ones, and past MAX_ENTRIES the oldest, go as others come. */
 class Remembered<V extends { until: number }> {
 	private readonly entries = new Map<string, V>();
 

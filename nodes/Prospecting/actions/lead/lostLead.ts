@@ -20,12 +20,6 @@ const SETTLE_MS = 300;
 /** When the searches run, as parts of the window: close together first (most lost answers are a dropped connection after the commit), the last at its end. */
 const SEARCH_POINTS = [1 / 32, 1 / 16, 1 / 8, 1 / 4, 1 / 2, 1];
 
-/** The times (ms after the answer was lost) of the searches for a window of `windowMs`. */
-export function searchSchedule(windowMs: number): number[] {
-	const first = Math.min(SETTLE_MS, windowMs);
-	return [first, ...new Set(SEARCH_POINTS.map((part) => Math.round(part * windowMs)).filter((at) => at > first))];
-}
-
 const searchFor = async (context: IExecuteFunctions, contact: string, settings: ProspectingRequestOptions): Promise<IDataObject[]> =>
 	await prospectingApiPaginate.call(context, '/leads', { ...settings, returnAll: true, qs: { search: contact, orderBy: 'createdAt', orderDirection: 'asc' } });
 
@@ -61,7 +55,9 @@ export type SentCreate = Doubt & { sent: SentLead; known: string[] };
 export async function lookForLostLead(this: IExecuteFunctions, look: SentCreate & { contact: string; account: string; from: number; settings: ProspectingRequestOptions }) {
 	const signal = cancelSignal(this);
 	const result = { lead: undefined as IDataObject | undefined, searches: 0, spanSeconds: 0, failures: [] as string[], measured: false };
-	const due = searchSchedule(look.windowMs).filter((at) => look.from + at >= Date.now() && look.from + at <= (look.settings.deadlineAt ?? Infinity));
+	const first = Math.min(SETTLE_MS, look.windowMs);
+	const schedule = [first, ...new Set(SEARCH_POINTS.map((part) => Math.round(part * look.windowMs)).filter((at) => at > first))];
+	const due = schedule.filter((at) => look.from + at >= Date.now() && look.from + at <= (look.settings.deadlineAt ?? Infinity));
 	let firstAt: number | undefined;
 	try {
 		for (const at of due.length > 0 ? due : [0]) {
