@@ -12,20 +12,16 @@
  * Not a jest test: it takes minutes (npm ci, a build, n8n's start). It prints each step and exits 1 on a failure.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { parse } from 'yaml';
 
-import { startSandbox } from '../../sandbox';
-import { bindWorkflow, ensureCredential, ensureOwner, formUrl } from '../../scripts/lib/instance-setup';
-import { N8nClient, type WorkflowJson } from '../../scripts/lib/n8n-client';
-import { startN8n } from '../../scripts/lib/n8n-process';
-import { freePort } from '../../scripts/lib/ports';
-import { ensureN8nRuntime, repoRoot } from '../../scripts/lib/provision';
+import { repoRoot } from '../../scripts/lib/provision';
+import { runWalk, sayer, walkToFirstLead } from './walk-to-lead';
 
-const say = (text: string) => process.stdout.write(`[docker-walk] ${text}\n`);
+const say = sayer('docker-walk');
 const guide = readFileSync(path.join(repoRoot, 'docs', 'installation.md'), 'utf8');
 const lineStarting = (start: string): string => {
 	const line = guide.split('\n').find((candidate) => candidate.startsWith(start));
@@ -73,47 +69,9 @@ async function main() {
 	const service = (parse(config) as { services: { n8n: { environment: Record<string, string>; volumes: string[] } } }).services.n8n;
 	if (!service.volumes.includes(`${path.join(host, 'nodes')}:/home/node/.n8n/nodes:rw`)) throw new Error('./nodes is not mounted at the nodes folder');
 
-	const sandbox = await startSandbox({ port: await freePort(), host: '127.0.0.1' });
-	const runtime = await ensureN8nRuntime();
-	say(`step 4, n8n ${runtime.n8nVersion} from npm with the user folder ${path.dirname(host)} and the environment Compose gave`);
-	const n8n = await startN8n({
-		runtime,
-		userFolder: path.dirname(host),
-		port: await freePort(),
-		brokerPort: await freePort(),
-		encryptionKey: 'docker-walk',
-		logFile: path.join(work, 'n8n.log'),
-		env: service.environment,
-	});
-	try {
-		const client = new N8nClient(n8n.url, runtime.n8nPackageDir);
-		await ensureOwner(client);
-		const types = (await client.nodeTypes()).map((type) => type.name).filter((name) => name.startsWith('n8n-nodes-prospecting.'));
-		say(`n8n loaded from ./nodes: ${types.join(', ')}`);
-		const credential = await ensureCredential(client, { baseUrl: sandbox.url, apiKey: sandbox.apiKey });
-		const example = JSON.parse(readFileSync(path.join(repoRoot, 'examples', 'lead-capture-form.json'), 'utf8')) as WorkflowJson;
-		const routine = sandbox.control.routines()[0];
-		const stored = await client.createWorkflow(bindWorkflow(example, { credential, routineId: routine.id }));
-		await client.activateWorkflow(stored.id, stored.versionId, { wait: true });
-		const email = `ana.docker.${Date.now()}@example.com`;
-		const form = new FormData();
-		for (const [index, value] of ['Ana Docker', 'Docker Ltda', email, '', JSON.stringify(['I agree to be contacted about this request'])].entries()) {
-			form.append(`field-${index}`, value);
-		}
-		const answer = await fetch(formUrl(n8n.url, example, 'Lead form'), { method: 'POST', body: form });
-		say(`the form answered ${answer.status}`);
-		await client.waitForExecutions(stored.id, 1, 60_000);
-		const lead = sandbox.control.leads().find((candidate) => candidate.emails.some((item) => item.value === email));
-		if (!lead?.routineIds.includes(routine.id)) throw new Error(`no lead for ${email} in routine ${routine.id}`);
-		say(`walked: lead ${lead.id} "${lead.name}" in routine ${routine.id}`);
-	} finally {
-		await n8n.stop();
-		await sandbox.stop();
-		if (process.env.KEEP_WALK !== 'true') rmSync(work, { recursive: true, force: true });
-	}
+	say('step 4, n8n as the compose file starts its image: the user folder\'s nodes folder is ./nodes, the environment Compose gave');
+	const example = path.join(repoRoot, 'examples', 'lead-capture-form.json');
+	await walkToFirstLead({ name: 'docker-walk', work, userFolder: path.dirname(host), env: service.environment, example, person: 'Ana Docker' });
 }
 
-main().catch((error: unknown) => {
-	process.stderr.write(`[docker-walk] FAILED: ${error instanceof Error ? error.stack : String(error)}\n`);
-	process.exit(1);
-});
+runWalk('docker-walk', main);
