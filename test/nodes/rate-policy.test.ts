@@ -12,6 +12,7 @@ import { DEFAULT_LIMITS, DEFAULT_WINDOW_SECONDS, IDLE_WINDOWS, RateBudget, RateB
 import {
 	DATE_RESOLUTION_MS,
 	IN_STEP_MS,
+	LAST_CALL_AT,
 	LONGEST_HOLD_MS,
 	UNKNOWN_WINDOW_MS,
 	WINDOWS_REMEMBERED,
@@ -240,6 +241,37 @@ describe('rule 6: other clients', () => {
 		expect(paceOf(figures({ announcedLimit: 100, earlierWindows: [window] }), settings({ limit: 50, processes: 2 }))).toBe(25);
 		// Over the service's limit it still takes only what is left.
 		expect(paceOf(figures({ announcedLimit: 100, earlierWindows: [{ ...window, others: 90 }] }), settings({ limit: 50, processes: 2 }))).toBe(10);
+	});
+
+	it(`left at 1 beside other clients, sends the last call of a part ${LAST_CALL_AT} into the window, where its answer shows the others' calls`, () => {
+		// The window under way runs from T to T + 5000; this process sent 4 of its part of 5 (40 × 4 ÷ 34, to the nearest).
+		const end = T + 5000;
+		const four = figures({ windowEnd: end, countedUntil: [end, end, end, end], window: { end, spentUntil: 0, own: 4, others: 30 } });
+		expect(paceOf(four, s)).toBe(5);
+		expect(readyAt(four, s, T + 100)).toBe(T + LAST_CALL_AT * 5000);
+		expect(readyAt(four, s, T + LAST_CALL_AT * 5000 + 1)).toBe(T + LAST_CALL_AT * 5000 + 1);
+		// Not the last of its part: at once.
+		expect(readyAt({ ...four, countedUntil: [end, end, end] }, s, T + 100)).toBe(T + 100);
+		// A part of one call, or the processes stated (their parts are what the others left): at once.
+		expect(readyAt(figures({ windowEnd: end, window: { end, spentUntil: 0, own: 1, others: 39 } }), s, T + 100)).toBe(T + 100);
+		const stated = { ...four, window: { end, spentUntil: 0, own: 4, others: 35 } };
+		expect(paceOf(stated, settings({ limit: 40, processes: 2 }))).toBe(5);
+		expect(readyAt(stated, settings({ limit: 40, windowMs: 5000, processes: 2 }), T + 100)).toBe(T + 100);
+		// Alone at the credential's limit of 5, or with only a 429's Remaining seen (no answer of its own showed one): at once.
+		const alone = { ...four, window: { end, spentUntil: 0, own: 4, others: 0 } };
+		expect(paceOf(alone, settings({ limit: 5, windowMs: 5000 }))).toBe(5);
+		expect(readyAt(alone, settings({ limit: 5, windowMs: 5000 }), T + 100)).toBe(T + 100);
+		expect(readyAt({ ...four, window: { end, spentUntil: 0, own: 0, others: 39 } }, settings({ limit: 5, windowMs: 5000 }), T + 100)).toBe(T + 100);
+	});
+
+	it('never keeps a call past its deadline to send it later in the window', () => {
+		const budget = new RateBudget();
+		[9, 8, 7, 6].forEach((remaining) => answered({ status: 200, remaining, resetAt: T + 5000 }, s, T, T + 10, budget));
+		const place = budget.enter();
+		expect(budget.next(place, s, workflow(), T + 100)).toEqual({ until: T + LAST_CALL_AT * 5000 });
+		const tool = new Deadline(900, T + 1000);
+		expect(budget.next(place, s, tool, T + 100)).toEqual({ until: T + 1000 });
+		expect(budget.next(place, s, tool, T + 1000)).toEqual({ go: true });
 	});
 
 	it(`remembers the ${WINDOWS_REMEMBERED} windows before the current one, and forgets older ones`, () => {

@@ -52,12 +52,12 @@ export class RateBudget {
 	next(place: number, settings: RateSettings, deadline: Deadline, now: number): Step {
 		this.windowMs = settings.windowMs > 0 ? settings.windowMs : DEFAULT_WINDOW_SECONDS * 1000;
 		const head = this.waiting[0] === place;
-		const ready = head ? readyAt(this.state, settings, now) : Infinity;
-		if (ready <= now) return { go: true };
 		const held = now < this.state.hold.until;
+		const latest = deadline.latest(held, now);
+		const ready = head ? readyAt(this.state, settings, now, latest) : Infinity;
+		if (ready <= now) return { go: true };
 		// The soonest it could go: its turn as the head, else not before the hold ends (Infinity: after the calls ahead).
 		const soonest = head ? ready : held ? this.state.hold.until : Infinity;
-		const latest = deadline.latest(held, now);
 		if (now < latest && !(soonest > latest && soonest < Infinity)) return { until: Math.min(ready, latest) };
 		return { tooLate: new RateWaitTooLong(soonest < Infinity ? soonest - now : undefined, held ? this.state.hold.by : undefined) };
 	}

@@ -34,6 +34,8 @@ export const LONGEST_HOLD_MS = 300_000;
 export const WINDOWS_REMEMBERED = 4;
 /** [4] A call sent this soon after a window's end went as the next began (a whole-second hold ends a second late). */
 export const IN_STEP_MS = 2 * DATE_RESOLUTION_MS;
+/** [6] Left at 1 beside other clients, the last call of a part goes this far into the window: the others' are counted by then. */
+export const LAST_CALL_AT = 0.5;
 
 const windowOf = (settings: RateSettings): number => (settings.windowMs > 0 ? settings.windowMs : UNKNOWN_WINDOW_MS);
 
@@ -57,16 +59,24 @@ export function paceOf(figures: BudgetFigures, settings: RateSettings): number {
  * When the call at the head of the queue may go: `now`, a later time, or Infinity (when an answer comes). [7] Not
  * while a 429 holds; one at a time while the key refuses again. [5] Not in a spent window. [2] While fewer than a
  * pace of calls are on their way or counted; [4] one more, alone, while no end is ahead and the budget is out of step.
+ * [6] The last call of a part, left at 1 beside other clients, not before LAST_CALL_AT of the window, nor past `latest`.
  */
-export function readyAt(figures: BudgetFigures, settings: RateSettings, now: number): number {
-	const { inFlight, hold, window } = figures;
+export function readyAt(figures: BudgetFigures, settings: RateSettings, now: number, latest = Infinity): number {
+	const { inFlight, hold, window, windowEnd } = figures;
 	if (now < hold.until) return hold.until;
 	const pace = paceOf(figures, settings);
 	if (inFlight >= (hold.again ? 1 : pace)) return Infinity;
 	if (now < window.spentUntil) return window.spentUntil;
 	const counted = figures.countedUntil.filter((until) => until > now);
-	const allowed = Math.max(figures.windowEnd, figures.inStepUntil) > now || inFlight > 0 ? pace : pace + 1;
-	return counted.length + inFlight < allowed ? now : counted[counted.length + inFlight - allowed];
+	const allowed = Math.max(windowEnd, figures.inStepUntil) > now || inFlight > 0 ? pace : pace + 1;
+	const at = counted.length + inFlight < allowed ? now : counted[counted.length + inFlight - allowed];
+	// A process whose calls all go as a window opens answers before the others' calls are counted, so sees fewer of
+	// them than there are and takes more each window; its last call later sees them. Sharing: its share is in force (a
+	// window of its answers and others'). The window under way ends at the latest end known, or began there.
+	const sharing = settings.processes === 1 && [window, ...figures.earlierWindows].some(({ own, others }) => own > 0 && others > 0);
+	const start = windowEnd > now ? windowEnd - windowOf(settings) : windowEnd;
+	const last = sharing && windowEnd > 0 && pace >= 2 && counted.length + inFlight === pace - 1 && now - start < windowOf(settings);
+	return last ? Math.max(at, Math.min(start + LAST_CALL_AT * windowOf(settings), latest)) : at;
 }
 
 /**
