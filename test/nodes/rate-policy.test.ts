@@ -250,8 +250,16 @@ describe('rule 6: other clients', () => {
 		expect(paceOf(four, s)).toBe(5);
 		expect(readyAt(four, s, T + 100)).toBe(T + LAST_CALL_AT * 5000);
 		expect(readyAt(four, s, T + LAST_CALL_AT * 5000 + 1)).toBe(T + LAST_CALL_AT * 5000 + 1);
-		// Not the last of its part: at once.
+		// Not the last of its part: at once; one on its way counts as sent.
 		expect(readyAt({ ...four, countedUntil: [end, end, end] }, s, T + 100)).toBe(T + 100);
+		expect(readyAt({ ...four, countedUntil: [end, end, end], inFlight: 1 }, s, T + 100)).toBe(T + LAST_CALL_AT * 5000);
+		// Before an answer tells the end of the window that began at the last end known: half into that one.
+		expect(readyAt({ ...four, windowEnd: T }, s, T + 100)).toBe(T + LAST_CALL_AT * 5000);
+		expect(readyAt({ ...four, windowEnd: T + 100 }, s, T + 100)).toBe(T + 100 + LAST_CALL_AT * 5000);
+		// Past half the window: at once.
+		expect(readyAt({ ...four, windowEnd: T - 4000 }, s, T + 100)).toBe(T + 100);
+		// A part of two: its second call.
+		expect(readyAt(figures({ windowEnd: end, countedUntil: [end], window: { end, spentUntil: 0, own: 1, others: 19 } }), s, T + 100)).toBe(T + LAST_CALL_AT * 5000);
 		// A part of one call, or the processes stated (their parts are what the others left): at once.
 		expect(readyAt(figures({ windowEnd: end, window: { end, spentUntil: 0, own: 1, others: 39 } }), s, T + 100)).toBe(T + 100);
 		const stated = { ...four, window: { end, spentUntil: 0, own: 4, others: 35 } };

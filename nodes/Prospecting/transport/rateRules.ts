@@ -72,10 +72,11 @@ export function readyAt(figures: BudgetFigures, settings: RateSettings, now: num
 	const at = counted.length + inFlight < allowed ? now : counted[counted.length + inFlight - allowed];
 	// A process whose calls all go as a window opens answers before the others' calls are counted, so sees fewer of
 	// them than there are and takes more each window; its last call later sees them. Sharing: its share is in force (a
-	// window of its answers and others'). The window under way ends at the latest end known, or began there.
+	// window of its answers and others'). The window under way ends at the latest end known, or began there (a time
+	// already past holds nothing).
 	const sharing = settings.processes === 1 && [window, ...figures.earlierWindows].some(({ own, others }) => own > 0 && others > 0);
 	const start = windowEnd > now ? windowEnd - windowOf(settings) : windowEnd;
-	const last = sharing && windowEnd > 0 && pace >= 2 && counted.length + inFlight === pace - 1 && now - start < windowOf(settings);
+	const last = sharing && pace >= 2 && counted.length + inFlight === pace - 1;
 	return last ? Math.max(at, Math.min(start + LAST_CALL_AT * windowOf(settings), latest)) : at;
 }
 
